@@ -1,0 +1,332 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// StorageBackendSpec says where Hadoop's data lives: a CephFS managed through Rook, or a
+// CephFS of an existing Ceph cluster.
+type StorageBackendSpec struct {
+	// CephFS is the file system Hadoop uses instead of HDFS.
+	CephFS CephFSSpec `json:"cephFS"`
+
+	// Paused stops reconciliation of this backend and its Rook objects; status keeps its
+	// last values and a Paused reason.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
+}
+
+// CephFSSpec holds exactly one way of reaching CephFS.
+// +kubebuilder:validation:XValidation:rule="has(self.rook) != has(self.external)",message="exactly one of spec.cephFS.rook or spec.cephFS.external must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.rook) == has(oldSelf.rook)",message="spec.cephFS cannot switch between rook and external after creation; create a new StorageBackend instead"
+type CephFSSpec struct {
+	// Rook makes the operator create (or adopt) a CephFilesystem, a subvolume group for
+	// Hadoop's root and a least-privilege CephClient in a Rook-managed Ceph cluster.
+	// +optional
+	Rook *RookCephFS `json:"rook,omitempty"`
+
+	// External points at a CephFS of a Ceph cluster that Rook does not manage here.
+	// +optional
+	External *ExternalCephFS `json:"external,omitempty"`
+}
+
+// RookCephFS describes the Rook objects the operator manages for Hadoop.
+// +kubebuilder:validation:XValidation:rule="!has(self.rootPath) || self.rootPath.matches('^/volumes/[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.rootPath must be /volumes/<group> (a lowercase RFC 1123 label): Rook lays Hadoop's root out as a CephFS subvolume group, which lives there"
+type RookCephFS struct {
+	// Namespace of the Rook CephCluster. Defaults to the operator's --rook-namespace.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.namespace must be a namespace name (lowercase RFC 1123 label)"
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+
+	// FilesystemName is the name of the CephFilesystem (and of the Ceph file system).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=40
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.filesystemName must be a lowercase RFC 1123 label (a-z, 0-9, '-') of at most 40 characters"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.filesystemName is immutable"
+	FilesystemName string `json:"filesystemName"`
+
+	// AdoptExisting uses a CephFilesystem that already exists instead of creating one.
+	// The operator then never changes or deletes that CephFilesystem, and the pool
+	// settings below are ignored: status reports the adopted file system's pools.
+	// +kubebuilder:default=false
+	// +optional
+	AdoptExisting bool `json:"adoptExisting,omitempty"`
+
+	// MetadataPool is the replicated pool for CephFS metadata. With an erasure-coded data
+	// pool, the default data pool (which keeps only file backtraces) uses the same size.
+	// +kubebuilder:default={size: 3}
+	// +optional
+	MetadataPool ReplicatedPool `json:"metadataPool,omitempty"`
+
+	// DataPool holds Hadoop's file data: replicated or erasure-coded.
+	// +kubebuilder:default={replicated: {size: 3}}
+	// +optional
+	DataPool DataPool `json:"dataPool,omitempty"`
+
+	// FailureDomain is the CRUSH failure domain for every pool (host, osd, rack, ...).
+	// +kubebuilder:default=host
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z][a-z0-9_-]*$')",message="spec.cephFS.rook.failureDomain must be a CRUSH bucket type such as host, osd, rack or zone"
+	// +optional
+	FailureDomain string `json:"failureDomain,omitempty"`
+
+	// DeviceClass restricts every pool to OSDs of this class (hdd, ssd, nvme or a custom
+	// class). Empty uses all OSDs.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9][a-z0-9_-]*$')",message="spec.cephFS.rook.deviceClass must be a device class name such as hdd, ssd or nvme"
+	// +optional
+	DeviceClass string `json:"deviceClass,omitempty"`
+
+	// MetadataServer sizes the MDS daemons of the file system.
+	// +kubebuilder:default={activeCount: 1, activeStandby: true}
+	// +optional
+	MetadataServer MetadataServer `json:"metadataServer,omitempty"`
+
+	// RootPath is Hadoop's root directory inside the file system, /volumes/<group>. The
+	// operator creates it as a subvolume group laid out on the Hadoop data pool, and
+	// limits the Hadoop client's MDS capabilities to it.
+	// +kubebuilder:default=/volumes/hadoop
+	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="spec.cephFS.rook.rootPath must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="spec.cephFS.rook.rootPath must not contain '..'"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.rootPath is immutable: moving Hadoop's root would hide its data"
+	// +optional
+	RootPath string `json:"rootPath,omitempty"`
+
+	// ClientName is the cephx id of Hadoop's client (client.<name>) and the name of the
+	// CephClient. Defaults to hadoop-<namespace>-<name> of this StorageBackend.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.clientName must be a lowercase RFC 1123 label (a-z, 0-9, '-') of at most 63 characters"
+	// +kubebuilder:validation:XValidation:rule="self != 'admin'",message="spec.cephFS.rook.clientName must not be admin: Hadoop gets its own least-privilege client"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.clientName is immutable"
+	// +optional
+	ClientName string `json:"clientName,omitempty"`
+
+	// PreserveOnDelete keeps the CephFilesystem, its pools and the CephClient when this
+	// StorageBackend is deleted. Only false lets the operator delete them, and with them
+	// every file Hadoop stored.
+	// +kubebuilder:default=true
+	// +optional
+	PreserveOnDelete *bool `json:"preserveOnDelete,omitempty"`
+}
+
+// ReplicatedPool is a pool that keeps Size full copies of each object.
+type ReplicatedPool struct {
+	// Size is the number of copies.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10
+	Size int32 `json:"size"`
+}
+
+// ErasureCodedPool splits each object into DataChunks pieces plus CodingChunks parity
+// pieces, so it survives CodingChunks lost OSDs at (k+m)/k raw storage.
+type ErasureCodedPool struct {
+	// DataChunks (k).
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=32
+	DataChunks int32 `json:"dataChunks"`
+	// CodingChunks (m).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=16
+	CodingChunks int32 `json:"codingChunks"`
+}
+
+// DataPool is either replicated or erasure-coded.
+// +kubebuilder:validation:XValidation:rule="has(self.replicated) != has(self.erasureCoded)",message="exactly one of dataPool.replicated or dataPool.erasureCoded must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.replicated) == has(oldSelf.replicated)",message="the data pool kind (replicated or erasureCoded) cannot change after creation"
+type DataPool struct {
+	// +optional
+	Replicated *ReplicatedPool `json:"replicated,omitempty"`
+	// ErasureCoded pools cannot change k or m once created.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="dataPool.erasureCoded is immutable: Ceph cannot change k or m of an existing pool"
+	// +optional
+	ErasureCoded *ErasureCodedPool `json:"erasureCoded,omitempty"`
+}
+
+// MetadataServer sizes the MDS daemons.
+type MetadataServer struct {
+	// ActiveCount is the number of active MDS ranks.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50
+	// +kubebuilder:default=1
+	// +optional
+	ActiveCount int32 `json:"activeCount,omitempty"`
+	// ActiveStandby keeps a hot standby per active MDS that follows its journal.
+	// +kubebuilder:default=true
+	// +optional
+	ActiveStandby bool `json:"activeStandby,omitempty"`
+	// Resources of each MDS pod.
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+}
+
+// ExternalCephFS describes a CephFS of a Ceph cluster that this operator does not manage.
+// Its administrator creates the file system, Hadoop's root directory and the client.
+type ExternalCephFS struct {
+	// Monitors are the Ceph monitor addresses: host, host:port, v1:/v2: prefixed, or a
+	// bracketed address vector such as [v2:10.0.0.1:3300,v1:10.0.0.1:6789].
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=256
+	// +kubebuilder:validation:XValidation:rule="self.all(m, m.matches('^((v[12]:)?([0-9]{1,3}([.][0-9]{1,3}){3}|[[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?|[[]v[12]:[^],]+(,v[12]:[^],]+)*[]])$'))",message="spec.cephFS.external.monitors must be addresses like 10.0.0.1, 10.0.0.1:6789, v2:10.0.0.1:3300, [2001:db8::1]:6789, mon.example.com:6789 or [v2:10.0.0.1:3300,v1:10.0.0.1:6789]"
+	Monitors []string `json:"monitors"`
+
+	// FilesystemName is the Ceph file system to mount.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="spec.cephFS.external.filesystemName may contain letters, digits, '.', '_' and '-'"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.external.filesystemName is immutable"
+	FilesystemName string `json:"filesystemName"`
+
+	// ClientID is the cephx id without the client. prefix.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="spec.cephFS.external.clientID must be a cephx id without the client. prefix: letters, digits, '.', '_' and '-'"
+	ClientID string `json:"clientID"`
+
+	// KeySecretRef names a Secret in this namespace and the key in it that holds the
+	// client's cephx key.
+	KeySecretRef SecretKeyRef `json:"keySecretRef"`
+
+	// DataPool describes the pool Hadoop's root is laid out on, for status and for the
+	// connector's pool choice. Omit it to use the file system's default data pool.
+	// +optional
+	DataPool *ExternalDataPool `json:"dataPool,omitempty"`
+
+	// RootPath is Hadoop's root directory inside the file system; it must exist.
+	// +kubebuilder:default=/
+	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="spec.cephFS.external.rootPath must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="spec.cephFS.external.rootPath must not contain '..'"
+	// +optional
+	RootPath string `json:"rootPath,omitempty"`
+}
+
+// SecretKeyRef points at one key of a Secret in the referencing object's namespace.
+type SecretKeyRef struct {
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// +kubebuilder:default=key
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	Key string `json:"key,omitempty"`
+}
+
+// ExternalDataPool names an existing data pool and, optionally, how it stores data.
+// +kubebuilder:validation:XValidation:rule="!(has(self.replicated) && has(self.erasureCoded))",message="at most one of dataPool.replicated or dataPool.erasureCoded may be set"
+type ExternalDataPool struct {
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	Name string `json:"name"`
+	// +optional
+	Replicated *ReplicatedPool `json:"replicated,omitempty"`
+	// +optional
+	ErasureCoded *ErasureCodedPool `json:"erasureCoded,omitempty"`
+}
+
+// StorageBackendMode says which of the spec's ways of reaching CephFS is in use.
+// +kubebuilder:validation:Enum=Rook;External
+type StorageBackendMode string
+
+const (
+	StorageBackendModeRook     StorageBackendMode = "Rook"
+	StorageBackendModeExternal StorageBackendMode = "External"
+)
+
+// PoolKind says how a pool stores data.
+// +kubebuilder:validation:Enum=Replicated;ErasureCoded;Unknown
+type PoolKind string
+
+const (
+	PoolKindReplicated   PoolKind = "Replicated"
+	PoolKindErasureCoded PoolKind = "ErasureCoded"
+	PoolKindUnknown      PoolKind = "Unknown"
+)
+
+// DataPoolStatus reports one data pool of the file system.
+type DataPoolStatus struct {
+	// Name is the Ceph pool name.
+	Name string `json:"name"`
+	Kind PoolKind `json:"kind"`
+	// Size is the number of copies of a replicated pool.
+	// +optional
+	Size int32 `json:"size,omitempty"`
+	// +optional
+	DataChunks int32 `json:"dataChunks,omitempty"`
+	// +optional
+	CodingChunks int32 `json:"codingChunks,omitempty"`
+	// RawOverhead is raw bytes stored per byte written: size, or (k+m)/k, as a decimal.
+	// +optional
+	RawOverhead string `json:"rawOverhead,omitempty"`
+	// HadoopData is true for the pool Hadoop's root is laid out on.
+	// +optional
+	HadoopData bool `json:"hadoopData,omitempty"`
+}
+
+// StorageBackendStatus is rebuilt from what exists on every reconcile.
+type StorageBackendStatus struct {
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// +optional
+	Mode StorageBackendMode `json:"mode,omitempty"`
+	// Monitors are the monitor addresses written into the client config.
+	// +optional
+	Monitors []string `json:"monitors,omitempty"`
+	// +optional
+	FilesystemName string `json:"filesystemName,omitempty"`
+	// RootPath is Hadoop's root directory inside the file system.
+	// +optional
+	RootPath string `json:"rootPath,omitempty"`
+	// ClientID is the cephx id Hadoop authenticates as (without client.).
+	// +optional
+	ClientID string `json:"clientID,omitempty"`
+	// +optional
+	DataPools []DataPoolStatus `json:"dataPools,omitempty"`
+	// RawOverhead of the pool that holds Hadoop's data.
+	// +optional
+	RawOverhead string `json:"rawOverhead,omitempty"`
+	// ClientConfigSecret is the Secret in this namespace with ceph.conf and the keyring.
+	// +optional
+	ClientConfigSecret string `json:"clientConfigSecret,omitempty"`
+	// ClientConfigHash changes whenever the rendered client config changes, so consumers
+	// can roll their pods.
+	// +optional
+	ClientConfigHash string `json:"clientConfigHash,omitempty"`
+}
+
+// StorageBackend gives Hadoop a CephFS to live on.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=sb;sbs,categories=hadoopceph
+// +kubebuilder:printcolumn:name="Mode",type=string,JSONPath=`.status.mode`
+// +kubebuilder:printcolumn:name="Filesystem",type=string,JSONPath=`.status.filesystemName`
+// +kubebuilder:printcolumn:name="Overhead",type=string,JSONPath=`.status.rawOverhead`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type StorageBackend struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   StorageBackendSpec   `json:"spec,omitempty"`
+	Status StorageBackendStatus `json:"status,omitempty"`
+}
+
+// StorageBackendList is a list of StorageBackends.
+// +kubebuilder:object:root=true
+type StorageBackendList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []StorageBackend `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&StorageBackend{}, &StorageBackendList{})
+}
