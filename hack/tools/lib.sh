@@ -1,0 +1,104 @@
+# Shared helpers for hack/tools/*.sh. Sourced, not executed.
+# shellcheck shell=bash
+
+HCO_TOOLS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=versions.env
+source "${HCO_TOOLS_DIR}/versions.env"
+
+HCO_CACHE="${HCO_CACHE:-${HOME}/.cache/hadoop-ceph-operator}"
+# Used by the scripts that source this file.
+# shellcheck disable=SC2034
+{
+	HCO_BIN="${HCO_CACHE}/bin"
+	HCO_SRC="${HCO_CACHE}/src"
+}
+HCO_TMP="${HCO_CACHE}/tmp"
+
+# Name of the step in progress, reported by the ERR trap so a failure in a
+# long build says which tool and which phase broke.
+HCO_STEP="starting"
+HCO_SCRIPT="$(basename "$0")"
+
+log() { printf '%s\n' "$*" >&2; }
+
+die() {
+	printf '%s: error: %s\n' "${HCO_SCRIPT}" "$*" >&2
+	exit 1
+}
+
+step() { HCO_STEP="$*"; }
+
+_on_err() {
+	local rc=$?
+	printf '%s: error: step failed (exit %d): %s\n' "${HCO_SCRIPT}" "${rc}" "${HCO_STEP}" >&2
+	exit "${rc}"
+}
+trap _on_err ERR
+
+# Temporary paths live inside the cache (same file system as the final
+# location) so results can be moved into place atomically.
+HCO_CLEANUP=()
+_cleanup() {
+	local p
+	for p in "${HCO_CLEANUP[@]+"${HCO_CLEANUP[@]}"}"; do rm -rf -- "${p}"; done
+}
+trap _cleanup EXIT
+
+# Sets HCO_TMPDIR (not printed: registering for cleanup must happen in
+# this shell, not in a command-substitution subshell).
+mk_tmpdir() {
+	mkdir -p "${HCO_TMP}"
+	HCO_TMPDIR="$(mktemp -d "${HCO_TMP}/$1.XXXXXX")"
+	HCO_CLEANUP+=("${HCO_TMPDIR}")
+}
+
+# Serialises concurrent runs (parallel make, several shells) that would
+# otherwise race on the same wrapper module or output file.
+take_lock() {
+	local name="$1"
+	mkdir -p "${HCO_CACHE}"
+	exec 9>"${HCO_CACHE}/.${name}.lock"
+	if ! flock -n 9; then
+		log "waiting for another ${name} run to finish (lock ${HCO_CACHE}/.${name}.lock)"
+		flock 9
+	fi
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "${c}" >/dev/null 2>&1 || die "required command not found: ${c}"
+	done
+}
+
+# Go settings shared by every build here:
+# - CGO_ENABLED is fixed because flipping it invalidates the whole build
+#   cache for the large Kubernetes dependency graph; static binaries also
+#   survive libc changes.
+# - GOTOOLCHAIN=local: a module asking for a newer Go must fail loudly rather
+#   than trigger a toolchain download that this network may not allow.
+# - GOFLAGS is reset so a developer's -race/-tags/-mod does not leak into
+#   tool builds and fork the cache.
+# GOCACHE and GOMODCACHE stay at the user's defaults so work is shared with
+# the project's own builds.
+setup_go_env() {
+	require_cmd go flock
+	export CGO_ENABLED=0
+	export GOTOOLCHAIN="${HCO_GOTOOLCHAIN:-local}"
+	export GOFLAGS=""
+	unset GOOS GOARCH GOBIN GOWORK || true
+	export GOWORK=off
+}
+
+# "go1.26.8" -> "1.26"
+go_minor() {
+	local v="${1#go}"
+	v="${v%%[!0-9.]*}"
+	printf '%s\n' "$(echo "${v}" | cut -d. -f1-2)"
+}
+
+# Seconds -> "5m31s".
+fmt_secs() {
+	local s="$1"
+	if ((s >= 60)); then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "${s}"; fi
+}
