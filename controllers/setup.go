@@ -3,6 +3,9 @@
 package controllers
 
 import (
+	"context"
+	"fmt"
+
 	ctrl "sigs.k8s.io/controller-runtime"
 )
 
@@ -14,5 +17,18 @@ type Options struct {
 
 // SetupWithManager registers every reconciler and the field indexes they share.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {
+	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer(), opts.RookNamespace); err != nil {
+		return fmt.Errorf("registering field indexes: %w", err)
+	}
+	sb := &StorageBackendReconciler{
+		Client:        mgr.GetClient(),
+		APIReader:     mgr.GetAPIReader(),
+		Scheme:        mgr.GetScheme(),
+		Recorder:      mgr.GetEventRecorder("storagebackend-controller"),
+		RookNamespace: opts.RookNamespace,
+	}
+	if err := sb.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
+	}
 	return nil
 }

@@ -39,4 +39,78 @@ const (
 	ReasonInvalidKey               = "InvalidKey"
 	ReasonDependencyNotReady       = "DependencyNotReady"
 	ReasonInUse                    = "InUse"
+
+	// ReasonSubVolumeGroupOwnedElsewhere: the CephFilesystemSubVolumeGroup for Hadoop's
+	// root exists and was not created for this StorageBackend.
+	ReasonSubVolumeGroupOwnedElsewhere = "SubVolumeGroupOwnedElsewhere"
+	// ReasonInvalidMonEndpoints: Rook's mon endpoints ConfigMap lists no usable monitor.
+	ReasonInvalidMonEndpoints = "InvalidMonEndpoints"
+	// ReasonClientConfigSecretConflict: a Secret with the client config's name exists
+	// and is not controlled by this StorageBackend.
+	ReasonClientConfigSecretConflict = "ClientConfigSecretConflict"
+	// ReasonDeletingRookObjects: deletion waits for Rook to remove the objects it was
+	// asked to delete (preserveOnDelete false).
+	ReasonDeletingRookObjects = "DeletingRookObjects"
+	// ReasonReconcileError: an API call failed; the message has the error and the
+	// operator retries with backoff.
+	ReasonReconcileError = "ReconcileError"
+)
+
+// Event reasons for steps that are not condition changes. Condition changes are
+// recorded as events with the condition's reason.
+const (
+	EventReasonCreated              = "Created"
+	EventReasonUpdated              = "Updated"
+	EventReasonDeleted              = "Deleted"
+	EventReasonClientConfigRendered = "ClientConfigRendered"
+	EventReasonRookObjectsPreserved = "RookObjectsPreserved"
+)
+
+// HadoopCluster condition types. Ready is True when all of them are, JobHistoryReady
+// only counting while the JobHistory server is enabled.
+const (
+	// ConditionStorageReady: the referenced StorageBackend is Ready and its client
+	// config Secret is known.
+	ConditionStorageReady = "StorageReady"
+	// ConditionConfigReady: the spec is usable and the Hadoop configuration ConfigMap is
+	// current.
+	ConditionConfigReady = "ConfigReady"
+	// ConditionNetworkReady: every NetworkAttachmentDefinition exists and some node
+	// offers each requested extended resource.
+	ConditionNetworkReady = "NetworkReady"
+	// ConditionResourceManagerReady: the ResourceManager pod is ready and current.
+	ConditionResourceManagerReady = "ResourceManagerReady"
+	// ConditionNodeManagersReady: every desired NodeManager pod is ready and current.
+	ConditionNodeManagersReady = "NodeManagersReady"
+	// ConditionJobHistoryReady: the JobHistory server pod is ready and current.
+	ConditionJobHistoryReady = "JobHistoryReady"
+)
+
+// HadoopCluster condition reasons.
+const (
+	// ReasonStorageBackendNotFound: spec.storageBackendRef names no StorageBackend in
+	// the namespace.
+	ReasonStorageBackendNotFound = "StorageBackendNotFound"
+	// ReasonStorageBackendNotReady: the StorageBackend exists and is not Ready yet; the
+	// message carries its Ready reason.
+	ReasonStorageBackendNotReady = "StorageBackendNotReady"
+	// ReasonInvalidSpec: the spec passed the API server's validation (or predates it)
+	// but cannot be built, for example NodeManager memory below YARN's minimum or an
+	// override of a key the operator owns. The message names the field.
+	ReasonInvalidSpec = "InvalidSpec"
+	// ReasonNetworkAttachmentNotFound: a NetworkAttachmentDefinition in
+	// spec.network.attachments (or Rook's public network) does not exist.
+	ReasonNetworkAttachmentNotFound = "NetworkAttachmentNotFound"
+	// ReasonExtendedResourceUnavailable: no node advertises an extended resource in
+	// spec.network.extendedResources, so NodeManagers cannot be scheduled.
+	ReasonExtendedResourceUnavailable = "ExtendedResourceUnavailable"
+	// ReasonUnschedulable: the scheduler cannot place some pods; the message has its
+	// explanation.
+	ReasonUnschedulable = "Unschedulable"
+	// ReasonPodsNotReady: pods exist and are not all ready yet.
+	ReasonPodsNotReady = "PodsNotReady"
+	// ReasonRollingUpdate: pods are being replaced with the current template.
+	ReasonRollingUpdate = "RollingUpdate"
+	// ReasonDisabled: the component is switched off in the spec.
+	ReasonDisabled = "Disabled"
 )

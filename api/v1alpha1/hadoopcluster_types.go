@@ -1,6 +1,8 @@
 package v1alpha1
 
 import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -12,51 +14,484 @@ type LocalObjectReference struct {
 }
 
 // HadoopClusterSpec describes a YARN and MapReduce cluster whose default file system is
-// the CephFS of a StorageBackend.
+// the CephFS of a StorageBackend. Only storageBackendRef is required; everything else has
+// a default that gives a small working cluster.
 type HadoopClusterSpec struct {
 	// StorageBackendRef names the StorageBackend in this namespace that holds the data.
+	// The cluster waits until that backend is Ready.
 	StorageBackendRef LocalObjectReference `json:"storageBackendRef"`
 
 	// Image of the Hadoop pods. Defaults to the operator's configured Hadoop image.
+	// docs/hadoopcluster.md describes what the image must contain.
+	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Image string `json:"image,omitempty"`
 
-	// NodeManagers run the YARN containers.
+	// ImagePullPolicy of the Hadoop containers; the Kubernetes default applies when empty.
+	// +kubebuilder:validation:Enum=Always;IfNotPresent;Never
 	// +optional
-	NodeManagers NodeManagerSpec `json:"nodeManagers,omitempty"`
+	ImagePullPolicy corev1.PullPolicy `json:"imagePullPolicy,omitempty"`
 
-	// Paused stops reconciliation of this cluster and its children.
+	// ImagePullSecrets name Secrets in this namespace for pulling the image.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	ImagePullSecrets []corev1.LocalObjectReference `json:"imagePullSecrets,omitempty"`
+
+	// HadoopVersion is shown by kubectl get -o wide. It is informational: the image
+	// decides which Hadoop runs.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	HadoopVersion string `json:"hadoopVersion,omitempty"`
+
+	// ResourceManager is YARN's single ResourceManager.
+	// +kubebuilder:default={}
+	// +optional
+	ResourceManager ResourceManagerSpec `json:"resourceManager,omitzero"`
+
+	// NodeManagers run the YARN containers, and with them the MapReduce tasks.
+	// +kubebuilder:default={}
+	// +optional
+	NodeManagers NodeManagerSpec `json:"nodeManagers,omitzero"`
+
+	// JobHistory is the MapReduce JobHistory server.
+	// +kubebuilder:default={}
+	// +optional
+	JobHistory JobHistorySpec `json:"jobHistory,omitzero"`
+
+	// Config overrides the generated Hadoop configuration, file by file. An override
+	// replaces the generated value of the same key; keys the operator must own are
+	// refused.
+	// +optional
+	Config HadoopConfig `json:"config,omitzero"`
+
+	// Network attaches the NodeManagers, which carry Hadoop's data traffic, to extra
+	// networks and devices.
+	// +optional
+	Network NetworkSpec `json:"network,omitzero"`
+
+	// Placement constrains where every Hadoop pod runs.
+	// +optional
+	Placement Placement `json:"placement,omitzero"`
+
+	// Paused stops reconciliation of this cluster and its children; status keeps its
+	// last values and a Paused reason.
 	// +optional
 	Paused bool `json:"paused,omitempty"`
 }
 
-// NodeManagerSpec sizes the NodeManager StatefulSet.
+// ResourceManagerSpec sizes the ResourceManager pod.
+type ResourceManagerSpec struct {
+	// Resources of the ResourceManager container. Its JVM heap is 75% of the memory
+	// limit (else request), which must be at least 512Mi.
+	// +kubebuilder:default={requests: {cpu: "500m", memory: "1Gi"}, limits: {memory: "1Gi"}}
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
+
+	// PodOverrides adjust the ResourceManager pod.
+	// +optional
+	PodOverrides PodOverrides `json:"podOverrides,omitzero"`
+}
+
+// NodeManagerSpec sizes the NodeManager StatefulSet. YARN's memory and vcores follow
+// from the pod's resources unless yarn sets them. Memory minimums are checked by the
+// operator, not here: parsing quantities inside a ResourceRequirements map exceeds the
+// API server's CEL cost budget.
+// +kubebuilder:validation:XValidation:rule="!has(self.resources) || ((has(self.resources.limits) && 'memory' in self.resources.limits) || (has(self.resources.requests) && 'memory' in self.resources.requests))",message="resources must set a memory limit or request: YARN's memory is derived from it and the pod needs at least 3584Mi",fieldPath=".resources"
 type NodeManagerSpec struct {
+	// Replicas is the number of NodeManagers. The scale subresource sets it.
 	// +kubebuilder:default=1
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
+
+	// Resources of each NodeManager container. YARN containers run inside this pod, so
+	// its memory bounds them all: the memory limit (else request) must be at least
+	// 3584Mi, which the operator checks and reports in the ConfigReady condition.
+	// Extended resources from network.extendedResources are added to it.
+	// +kubebuilder:default={requests: {cpu: "2", memory: "4Gi"}, limits: {memory: "4Gi"}}
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
+
+	// YARN sets what each NodeManager offers YARN instead of deriving it from
+	// resources.
+	// +optional
+	YARN *YARNResources `json:"yarn,omitempty"`
+
+	// LocalDirs hold YARN's local directories: shuffle data, spills and localized
+	// files. Defaults to an emptyDir.
+	// +kubebuilder:default={emptyDir: {}}
+	// +optional
+	LocalDirs LocalDirs `json:"localDirs,omitzero"`
+
+	// TerminationGracePeriodSeconds bounds a NodeManager's shutdown: it stops its
+	// containers, whose JVMs close their CephFS sessions, and leaves the ResourceManager.
+	// +kubebuilder:default=120
+	// +kubebuilder:validation:Minimum=10
+	// +kubebuilder:validation:Maximum=3600
+	// +optional
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+
+	// PodOverrides adjust the NodeManager pods.
+	// +optional
+	PodOverrides PodOverrides `json:"podOverrides,omitzero"`
+}
+
+// YARNResources are the memory and vcores a NodeManager offers YARN.
+type YARNResources struct {
+	// Memory for YARN containers (yarn.nodemanager.resource.memory-mb), at least 2560Mi.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('2560Mi')) >= 0",message="must be at least 2560Mi: a MapReduce ApplicationMaster (1536Mi) and one 1024Mi task"
+	// +optional
+	Memory *resource.Quantity `json:"memory,omitempty"`
+
+	// VCores for YARN containers (yarn.nodemanager.resource.cpu-vcores).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	VCores *int32 `json:"vcores,omitempty"`
+}
+
+// LocalDirs is either an emptyDir or a volume claim per NodeManager.
+// +kubebuilder:validation:XValidation:rule="has(self.emptyDir) != has(self.volumeClaim)",message="exactly one of emptyDir or volumeClaim must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.volumeClaim) == has(oldSelf.volumeClaim)",message="the choice between emptyDir and volumeClaim is immutable: a StatefulSet cannot change its volume claims; create a new HadoopCluster instead"
+type LocalDirs struct {
+	// EmptyDir keeps local data on the node for the pod's lifetime.
+	// +optional
+	EmptyDir *EmptyDirLocalDirs `json:"emptyDir,omitempty"`
+
+	// VolumeClaim gives every NodeManager its own PersistentVolumeClaim.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: a StatefulSet cannot change its volume claims; create a new HadoopCluster instead"
+	// +optional
+	VolumeClaim *VolumeClaimLocalDirs `json:"volumeClaim,omitempty"`
+}
+
+// EmptyDirLocalDirs configures the emptyDir of the local directories.
+type EmptyDirLocalDirs struct {
+	// Medium is "" for the node's disk or Memory for tmpfs, which counts against the
+	// pod's memory.
+	// +kubebuilder:validation:Enum="";Memory
+	// +optional
+	Medium corev1.StorageMedium `json:"medium,omitempty"`
+
+	// SizeLimit evicts the pod when its local data grows past it.
+	// +optional
+	SizeLimit *resource.Quantity `json:"sizeLimit,omitempty"`
+}
+
+// VolumeClaimLocalDirs describes the PersistentVolumeClaim of each NodeManager.
+type VolumeClaimLocalDirs struct {
+	// StorageClassName of the claims; the cluster's default class when empty.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	StorageClassName *string `json:"storageClassName,omitempty"`
+
+	// Size of each claim.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).isGreaterThan(quantity('0'))",message="must be positive"
+	Size resource.Quantity `json:"size"`
+}
+
+// JobHistorySpec configures the MapReduce JobHistory server.
+type JobHistorySpec struct {
+	// Enabled runs a JobHistory server, which keeps finished jobs' counters and logs
+	// browsable. A pointer, because false must survive a Go client's round trip past
+	// the default.
+	// +kubebuilder:default=true
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Resources of the JobHistory container. Its JVM heap is 75% of the memory limit
+	// (else request), which must be at least 512Mi.
+	// +kubebuilder:default={requests: {cpu: "250m", memory: "1Gi"}, limits: {memory: "1Gi"}}
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
+
+	// PodOverrides adjust the JobHistory pod.
+	// +optional
+	PodOverrides PodOverrides `json:"podOverrides,omitzero"`
+}
+
+// PodOverrides adjust the pods of one role. Labels, annotations and environment
+// variables the operator sets cannot be overridden.
+type PodOverrides struct {
+	// Labels added to the pods.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('app.kubernetes.io/') && !k.startsWith('hadoopceph.io/'))",message="must not use the app.kubernetes.io/ or hadoopceph.io/ prefixes: the operator selects its pods by those labels"
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+
+	// Annotations added to the pods.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'k8s.v1.cni.cncf.io/networks' && !k.startsWith('hadoopceph.io/'))",message="must not set k8s.v1.cni.cncf.io/networks (use spec.network.attachments) or use the hadoopceph.io/ prefix"
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+
+	// PriorityClassName of the pods.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	PriorityClassName string `json:"priorityClassName,omitempty"`
+
+	// Env adds environment variables to the Hadoop container. A variable the operator
+	// sets keeps the operator's value; use config.hadoopEnv to change Hadoop's own
+	// settings.
+	// +kubebuilder:validation:MaxItems=64
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Env []corev1.EnvVar `json:"env,omitempty"`
+
+	// NodeSelector entries added to placement.nodeSelector for this role; an entry
+	// here wins over one with the same key there.
+	// +kubebuilder:validation:MaxProperties=32
+	// +optional
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+
+	// Tolerations added to placement.tolerations for this role.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=atomic
+	// +optional
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+}
+
+// HadoopConfig holds per-file overrides of the generated configuration. Each map is
+// property name to value; an override replaces the generated value of the same key.
+// Keys the operator must own are refused; docs/hadoopcluster.md lists them with the
+// reason for each.
+type HadoopConfig struct {
+	// CoreSite overrides core-site.xml. fs.defaultFS, fs.ceph.impl,
+	// fs.AbstractFileSystem.ceph.impl and the ceph.* keys that say how to reach CephFS
+	// come from the StorageBackend and are refused. Tuning keys such as
+	// ceph.object.size, ceph.data.pools or fs.ceph.block.size are allowed.
+	// +kubebuilder:validation:MaxProperties=256
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['fs.defaultFS', 'fs.ceph.impl', 'fs.AbstractFileSystem.ceph.impl', 'ceph.conf.file', 'ceph.conf.options', 'ceph.mon.address', 'ceph.auth.id', 'ceph.auth.keyring', 'ceph.auth.keyfile', 'ceph.root.dir']))",message="must not set fs.defaultFS, fs.ceph.impl, fs.AbstractFileSystem.ceph.impl, ceph.conf.file, ceph.conf.options, ceph.mon.address, ceph.auth.id, ceph.auth.keyring, ceph.auth.keyfile or ceph.root.dir: the operator sets the default file system and the CephFS connection from the StorageBackend (config.cephOptions takes extra libcephfs options)"
+	// +optional
+	CoreSite map[string]string `json:"coreSite,omitempty"`
+
+	// YarnSite overrides yarn-site.xml. The ResourceManager and NodeManager hostname,
+	// address and bind-host keys, the NodeManager's local and log directories and its
+	// memory and vcores are refused: Services, volumes and nodeManagers set them.
+	// +kubebuilder:validation:MaxProperties=256
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['yarn.resourcemanager.hostname', 'yarn.resourcemanager.bind-host', 'yarn.resourcemanager.address', 'yarn.resourcemanager.scheduler.address', 'yarn.resourcemanager.resource-tracker.address', 'yarn.resourcemanager.admin.address', 'yarn.resourcemanager.webapp.address', 'yarn.nodemanager.hostname', 'yarn.nodemanager.bind-host', 'yarn.nodemanager.address', 'yarn.nodemanager.localizer.address', 'yarn.nodemanager.webapp.address', 'yarn.nodemanager.local-dirs', 'yarn.nodemanager.log-dirs', 'yarn.nodemanager.resource.memory-mb', 'yarn.nodemanager.resource.cpu-vcores']))",message="must not set the yarn.resourcemanager.* or yarn.nodemanager.* hostname, address or bind-host keys, yarn.nodemanager.local-dirs, yarn.nodemanager.log-dirs, yarn.nodemanager.resource.memory-mb or yarn.nodemanager.resource.cpu-vcores: the operator derives them from its Services and volumes, and from spec.nodeManagers.resources (or spec.nodeManagers.yarn)"
+	// +optional
+	YarnSite map[string]string `json:"yarnSite,omitempty"`
+
+	// MapredSite overrides mapred-site.xml. mapreduce.framework.name and the JobHistory
+	// address and bind-host keys are refused.
+	// +kubebuilder:validation:MaxProperties=256
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['mapreduce.framework.name', 'mapreduce.jobhistory.address', 'mapreduce.jobhistory.webapp.address', 'mapreduce.jobhistory.admin.address', 'mapreduce.jobhistory.bind-host']))",message="must not set mapreduce.framework.name, mapreduce.jobhistory.address, mapreduce.jobhistory.webapp.address, mapreduce.jobhistory.admin.address or mapreduce.jobhistory.bind-host: MapReduce runs on this cluster's YARN, and the JobHistory server is reached through its Service"
+	// +optional
+	MapredSite map[string]string `json:"mapredSite,omitempty"`
+
+	// HadoopEnv sets environment variables in hadoop-env.sh, which every Hadoop command
+	// and daemon sources. Values are double-quoted, so $VAR references expand.
+	// HADOOP_CONF_DIR is refused: the generated files live in the image's directory.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 128 && k.matches('^[A-Za-z_][A-Za-z0-9_]*$'))",message="keys must be environment variable names: a letter or '_', then letters, digits or '_'"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['HADOOP_CONF_DIR']))",message="must not set HADOOP_CONF_DIR: the generated configuration is mounted into the image's configuration directory"
+	// +optional
+	HadoopEnv map[string]string `json:"hadoopEnv,omitempty"`
+
+	// CephOptions are extra libcephfs options for every Hadoop client, such as
+	// ms_type: async+rdma and ms_async_rdma_device_name for Ceph's RDMA messenger.
+	// They reach the connector through ceph.conf.options. The options that name the
+	// monitors, the credentials, the file system or the session tags are refused.
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 128 && k.matches('^[a-z][a-z0-9_]*$'))",message="keys must be Ceph option names: lowercase letters, digits and '_', starting with a letter"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 1024)",message="values must be at most 1024 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !self[k].contains(','))",message="values must not contain ',': the connector separates options with commas"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['client_fs', 'client_mds_namespace', 'client_mountpoint', 'client_metadata', 'mon_host', 'keyring', 'key', 'keyfile']))",message="must not set client_fs, client_mds_namespace, client_mountpoint, client_metadata, mon_host, keyring, key or keyfile: the operator sets them from the StorageBackend, and the connector tags each session"
+	// +optional
+	CephOptions map[string]string `json:"cephOptions,omitempty"`
+}
+
+// NetworkSpec attaches the NodeManagers to the networks and devices that carry
+// Hadoop's data: shuffle between NodeManagers and CephFS I/O of the YARN containers.
+// +kubebuilder:validation:XValidation:rule="!(has(self.hostNetwork) && self.hostNetwork && has(self.attachments) && size(self.attachments) > 0)",message="hostNetwork cannot be combined with attachments: a host-network pod already has the node's interfaces, and Multus does not attach networks to it"
+// +kubebuilder:validation:XValidation:rule="!has(self.attachments) || self.attachments.all(a, !has(a.interfaceName) || self.attachments.exists_one(b, has(b.interfaceName) && b.interfaceName == a.interfaceName))",message="attachments must use distinct interfaceName values"
+type NetworkSpec struct {
+	// Attachments are Multus networks (NetworkAttachmentDefinitions) the NodeManager
+	// pods join, for example an InfiniBand, SR-IOV or 10GbE network. When the Rook
+	// cluster uses Multus for its public network, every Hadoop pod also joins that
+	// network without being listed here.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	Attachments []NetworkAttachment `json:"attachments,omitempty"`
+
+	// ExtendedResources are requested (and limited) per NodeManager pod, for example
+	// rdma/rdma_shared_device_a or an SR-IOV virtual function resource.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	ExtendedResources []ExtendedResource `json:"extendedResources,omitempty"`
+
+	// IPCLock adds the IPC_LOCK capability, which RDMA needs to pin memory. Unset adds
+	// it when an extended resource name contains "rdma".
+	// +optional
+	IPCLock *bool `json:"ipcLock,omitempty"`
+
+	// DataInterface is the network interface inside the NodeManager pod whose address
+	// the NodeManager advertises, so shuffle traffic between NodeManagers uses it; for
+	// example net1 (Multus's first attachment) or ib0 with hostNetwork. Empty uses the
+	// pod's primary interface.
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9_.-]*$')",message="must be a network interface name: up to 15 letters, digits, '_', '.' or '-'"
+	// +optional
+	DataInterface string `json:"dataInterface,omitempty"`
+
+	// HostNetwork runs the NodeManagers in the node's network namespace, which gives
+	// them the node's NICs (and RDMA devices) without Multus. Two NodeManagers then
+	// never share a node, since their ports would collide.
+	// +optional
+	HostNetwork bool `json:"hostNetwork,omitempty"`
+}
+
+// ExtendedResource is a device resource a device plugin advertises on nodes.
+type ExtendedResource struct {
+	// Name of the resource, <domain>/<name>.
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$')",message="must be an extended resource name <domain>/<name>, such as rdma/rdma_shared_device_a, nvidia.com/gpu or intel.com/sriov_netdevice"
+	// +kubebuilder:validation:XValidation:rule="!self.split('/')[0].endsWith('kubernetes.io')",message="must not be in the kubernetes.io domain: those are Kubernetes' own resources, set in resources"
+	Name string `json:"name"`
+
+	// Count of devices per pod.
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	Count int32 `json:"count,omitempty"`
+}
+
+// NetworkAttachment names a NetworkAttachmentDefinition.
+type NetworkAttachment struct {
+	// Name of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a lowercase RFC 1123 label (a-z, 0-9 and '-', starting and ending with a letter or digit)"
+	Name string `json:"name"`
+
+	// Namespace of the NetworkAttachmentDefinition; this HadoopCluster's when empty.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a namespace name (a lowercase RFC 1123 label)"
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+
+	// InterfaceName inside the pod; Multus names attachments net1, net2, ... in order
+	// when empty.
+	// +kubebuilder:validation:MaxLength=15
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9_.-]*$')",message="must be a network interface name: up to 15 letters, digits, '_', '.' or '-'"
+	// +kubebuilder:validation:XValidation:rule="self != 'eth0' && self != 'lo'",message="must not be eth0 or lo: those are the pod's own interfaces"
+	// +optional
+	InterfaceName string `json:"interfaceName,omitempty"`
+}
+
+// Placement constrains where Hadoop pods run. It applies to every role; a role's
+// podOverrides can add node selector entries and tolerations.
+type Placement struct {
+	// NodeSelector restricts pods to nodes with these labels.
+	// +kubebuilder:validation:MaxProperties=32
+	// +optional
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+
+	// Tolerations let pods run on tainted nodes.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=atomic
+	// +optional
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+
+	// Affinity of the pods.
+	// +optional
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+
+	// TopologySpreadConstraints spread the pods of each role. A constraint without a
+	// labelSelector spreads the pods of the role it is applied to.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+
+	// PreferCephOSDNodes prefers nodes that run Ceph OSDs of the Rook cluster for
+	// NodeManagers, so the connector's block locations let YARN read data locally.
+	// It has no effect with an external Ceph cluster, whose OSDs are not pods.
+	// +optional
+	PreferCephOSDNodes bool `json:"preferCephOSDNodes,omitempty"`
 }
 
 // HadoopClusterStatus is rebuilt from what exists on every reconcile.
 type HadoopClusterStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// Conditions: Ready summarises StorageReady, ConfigReady, NetworkReady,
+	// ResourceManagerReady, NodeManagersReady and (when enabled) JobHistoryReady.
 	// +listType=map
 	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// NodeManagerReplicas is the number of NodeManager pods that exist, for the scale
+	// subresource.
+	// +optional
+	NodeManagerReplicas int32 `json:"nodeManagerReplicas,omitempty"`
+
+	// ReadyNodeManagers is the number of NodeManager pods that are ready.
 	// +optional
 	ReadyNodeManagers int32 `json:"readyNodeManagers,omitempty"`
+
+	// DesiredNodeManagers is spec.nodeManagers.replicas as last reconciled.
+	// +optional
+	DesiredNodeManagers int32 `json:"desiredNodeManagers,omitempty"`
+
+	// NodeManagers is ready/desired, for kubectl get.
+	// +optional
+	NodeManagers string `json:"nodeManagers,omitempty"`
+
+	// NodeManagerSelector is the label selector of the NodeManager pods, for the scale
+	// subresource (and so for autoscalers).
+	// +optional
+	NodeManagerSelector string `json:"nodeManagerSelector,omitempty"`
+
+	// ResourceManagerAddress is host:port of the ResourceManager's client RPC
+	// (yarn.resourcemanager.address) inside the cluster.
+	// +optional
+	ResourceManagerAddress string `json:"resourceManagerAddress,omitempty"`
+
+	// ResourceManagerWebURL is the ResourceManager's web UI inside the cluster.
+	// +optional
+	ResourceManagerWebURL string `json:"resourceManagerWebURL,omitempty"`
+
+	// JobHistoryWebURL is the JobHistory server's web UI inside the cluster.
+	// +optional
+	JobHistoryWebURL string `json:"jobHistoryWebURL,omitempty"`
+
+	// ConfigHash identifies the rendered Hadoop configuration; pods carry it in an
+	// annotation, so a change rolls them.
+	// +optional
+	ConfigHash string `json:"configHash,omitempty"`
 }
 
 // HadoopCluster runs YARN ResourceManager and NodeManagers on CephFS.
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
+// +kubebuilder:subresource:scale:specpath=.spec.nodeManagers.replicas,statuspath=.status.nodeManagerReplicas,selectorpath=.status.nodeManagerSelector
 // +kubebuilder:resource:shortName=hc,categories=hadoopceph
-// +kubebuilder:printcolumn:name="Storage",type=string,JSONPath=`.spec.storageBackendRef.name`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="NodeManagers",type=string,JSONPath=`.status.nodeManagers`
+// +kubebuilder:printcolumn:name="Storage",type=string,JSONPath=`.spec.storageBackendRef.name`
+// +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
+// +kubebuilder:printcolumn:name="Version",type=string,JSONPath=`.spec.hadoopVersion`,priority=1
+// +kubebuilder:printcolumn:name="ResourceManager",type=string,JSONPath=`.status.resourceManagerAddress`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 36 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must start with a letter and be at most 36 characters: the cluster's Services and StatefulSets are named <name>-resourcemanager and so on, and must stay valid DNS labels"
 type HadoopCluster struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

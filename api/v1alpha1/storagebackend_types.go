@@ -18,8 +18,8 @@ type StorageBackendSpec struct {
 }
 
 // CephFSSpec holds exactly one way of reaching CephFS.
-// +kubebuilder:validation:XValidation:rule="has(self.rook) != has(self.external)",message="exactly one of spec.cephFS.rook or spec.cephFS.external must be set"
-// +kubebuilder:validation:XValidation:rule="has(self.rook) == has(oldSelf.rook)",message="spec.cephFS cannot switch between rook and external after creation; create a new StorageBackend instead"
+// +kubebuilder:validation:XValidation:rule="has(self.rook) != has(self.external)",message="exactly one of rook or external must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.rook) == has(oldSelf.rook)",message="the choice between rook and external is immutable: create a new StorageBackend instead"
 type CephFSSpec struct {
 	// Rook makes the operator create (or adopt) a CephFilesystem, a subvolume group for
 	// Hadoop's root and a least-privilege CephClient in a Rook-managed Ceph cluster.
@@ -32,25 +32,31 @@ type CephFSSpec struct {
 }
 
 // RookCephFS describes the Rook objects the operator manages for Hadoop.
-// +kubebuilder:validation:XValidation:rule="!has(self.rootPath) || self.rootPath.matches('^/volumes/[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.rootPath must be /volumes/<group> (a lowercase RFC 1123 label): Rook lays Hadoop's root out as a CephFS subvolume group, which lives there"
+// Struct fields with a CRD default are omitzero: omitempty never omits a struct, so a Go
+// client would send {} and the server would not apply the default.
+// ClientName's immutability is checked here, not on the field: a rule on an optional
+// field never sees it being set or cleared, and either would swap Hadoop's identity.
+// +kubebuilder:validation:XValidation:rule="has(self.clientName) == has(oldSelf.clientName) && (!has(self.clientName) || self.clientName == oldSelf.clientName)",message="is immutable, including setting or clearing it after creation: it names Hadoop's CephClient",fieldPath=".clientName"
+// +kubebuilder:validation:XValidation:rule="has(self.__namespace__) == has(oldSelf.__namespace__) && (!has(self.__namespace__) || self.__namespace__ == oldSelf.__namespace__)",message="is immutable, including setting or clearing it after creation: the Rook objects live there",fieldPath=".namespace"
 type RookCephFS struct {
 	// Namespace of the Rook CephCluster. Defaults to the operator's --rook-namespace.
 	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.namespace must be a namespace name (lowercase RFC 1123 label)"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a namespace name (a lowercase RFC 1123 label)"
 	// +optional
 	Namespace string `json:"namespace,omitempty"`
 
 	// FilesystemName is the name of the CephFilesystem (and of the Ceph file system).
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=40
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.filesystemName must be a lowercase RFC 1123 label (a-z, 0-9, '-') of at most 40 characters"
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.filesystemName is immutable"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a lowercase RFC 1123 label (a-z, 0-9 and '-', starting and ending with a letter or digit)"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: Rook names the file system's pools after it"
 	FilesystemName string `json:"filesystemName"`
 
 	// AdoptExisting uses a CephFilesystem that already exists instead of creating one.
 	// The operator then never changes or deletes that CephFilesystem, and the pool
 	// settings below are ignored: status reports the adopted file system's pools.
 	// +kubebuilder:default=false
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: turning adoption off would let the operator manage, and on deletion remove, a file system it did not create"
 	// +optional
 	AdoptExisting bool `json:"adoptExisting,omitempty"`
 
@@ -58,49 +64,49 @@ type RookCephFS struct {
 	// pool, the default data pool (which keeps only file backtraces) uses the same size.
 	// +kubebuilder:default={size: 3}
 	// +optional
-	MetadataPool ReplicatedPool `json:"metadataPool,omitempty"`
+	MetadataPool ReplicatedPool `json:"metadataPool,omitzero"`
 
 	// DataPool holds Hadoop's file data: replicated or erasure-coded.
 	// +kubebuilder:default={replicated: {size: 3}}
 	// +optional
-	DataPool DataPool `json:"dataPool,omitempty"`
+	DataPool DataPool `json:"dataPool,omitzero"`
 
 	// FailureDomain is the CRUSH failure domain for every pool (host, osd, rack, ...).
 	// +kubebuilder:default=host
 	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z][a-z0-9_-]*$')",message="spec.cephFS.rook.failureDomain must be a CRUSH bucket type such as host, osd, rack or zone"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z][a-z0-9_-]*$')",message="must be a CRUSH bucket type such as host, osd, rack or zone"
 	// +optional
 	FailureDomain string `json:"failureDomain,omitempty"`
 
 	// DeviceClass restricts every pool to OSDs of this class (hdd, ssd, nvme or a custom
 	// class). Empty uses all OSDs.
 	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9][a-z0-9_-]*$')",message="spec.cephFS.rook.deviceClass must be a device class name such as hdd, ssd or nvme"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9][a-z0-9_-]*$')",message="must be a device class name such as hdd, ssd or nvme"
 	// +optional
 	DeviceClass string `json:"deviceClass,omitempty"`
 
 	// MetadataServer sizes the MDS daemons of the file system.
 	// +kubebuilder:default={activeCount: 1, activeStandby: true}
 	// +optional
-	MetadataServer MetadataServer `json:"metadataServer,omitempty"`
+	MetadataServer MetadataServer `json:"metadataServer,omitzero"`
 
 	// RootPath is Hadoop's root directory inside the file system, /volumes/<group>. The
 	// operator creates it as a subvolume group laid out on the Hadoop data pool, and
 	// limits the Hadoop client's MDS capabilities to it.
 	// +kubebuilder:default=/volumes/hadoop
 	// +kubebuilder:validation:MaxLength=4096
-	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="spec.cephFS.rook.rootPath must be an absolute path"
-	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="spec.cephFS.rook.rootPath must not contain '..'"
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.rootPath is immutable: moving Hadoop's root would hide its data"
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="must not contain '..'"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^/volumes/[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be /volumes/<group> with <group> a lowercase RFC 1123 label: Rook creates Hadoop's root as a CephFS subvolume group, and those live there"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: moving Hadoop's root would hide its data"
 	// +optional
 	RootPath string `json:"rootPath,omitempty"`
 
 	// ClientName is the cephx id of Hadoop's client (client.<name>) and the name of the
 	// CephClient. Defaults to hadoop-<namespace>-<name> of this StorageBackend.
 	// +kubebuilder:validation:MaxLength=63
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="spec.cephFS.rook.clientName must be a lowercase RFC 1123 label (a-z, 0-9, '-') of at most 63 characters"
-	// +kubebuilder:validation:XValidation:rule="self != 'admin'",message="spec.cephFS.rook.clientName must not be admin: Hadoop gets its own least-privilege client"
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.rook.clientName is immutable"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a lowercase RFC 1123 label (a-z, 0-9 and '-', starting and ending with a letter or digit)"
+	// +kubebuilder:validation:XValidation:rule="self != 'admin'",message="must not be admin: Hadoop gets its own least-privilege client"
 	// +optional
 	ClientName string `json:"clientName,omitempty"`
 
@@ -134,13 +140,13 @@ type ErasureCodedPool struct {
 }
 
 // DataPool is either replicated or erasure-coded.
-// +kubebuilder:validation:XValidation:rule="has(self.replicated) != has(self.erasureCoded)",message="exactly one of dataPool.replicated or dataPool.erasureCoded must be set"
-// +kubebuilder:validation:XValidation:rule="has(self.replicated) == has(oldSelf.replicated)",message="the data pool kind (replicated or erasureCoded) cannot change after creation"
+// +kubebuilder:validation:XValidation:rule="has(self.replicated) != has(self.erasureCoded)",message="exactly one of replicated or erasureCoded must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.replicated) == has(oldSelf.replicated)",message="the pool kind (replicated or erasureCoded) is immutable: Ceph cannot convert an existing pool"
 type DataPool struct {
 	// +optional
 	Replicated *ReplicatedPool `json:"replicated,omitempty"`
 	// ErasureCoded pools cannot change k or m once created.
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="dataPool.erasureCoded is immutable: Ceph cannot change k or m of an existing pool"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: Ceph cannot change dataChunks (k) or codingChunks (m) of an existing pool"
 	// +optional
 	ErasureCoded *ErasureCodedPool `json:"erasureCoded,omitempty"`
 }
@@ -154,9 +160,11 @@ type MetadataServer struct {
 	// +optional
 	ActiveCount int32 `json:"activeCount,omitempty"`
 	// ActiveStandby keeps a hot standby per active MDS that follows its journal.
+	// A pointer: a Go client would drop a plain false, and the server would default it
+	// back to true on the next update.
 	// +kubebuilder:default=true
 	// +optional
-	ActiveStandby bool `json:"activeStandby,omitempty"`
+	ActiveStandby *bool `json:"activeStandby,omitempty"`
 	// Resources of each MDS pod.
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
@@ -170,20 +178,21 @@ type ExternalCephFS struct {
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:items:MaxLength=256
-	// +kubebuilder:validation:XValidation:rule="self.all(m, m.matches('^((v[12]:)?([0-9]{1,3}([.][0-9]{1,3}){3}|[[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?|[[]v[12]:[^],]+(,v[12]:[^],]+)*[]])$'))",message="spec.cephFS.external.monitors must be addresses like 10.0.0.1, 10.0.0.1:6789, v2:10.0.0.1:3300, [2001:db8::1]:6789, mon.example.com:6789 or [v2:10.0.0.1:3300,v1:10.0.0.1:6789]"
+	// +kubebuilder:validation:items:XValidation:rule="self.matches('^((v[12]:)?([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?|[[]v[12]:([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?(,v[12]:([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?)*[]])$')",message="must be a monitor address such as 10.0.0.1, 10.0.0.1:6789, v2:10.0.0.1:3300, [2001:db8::1]:6789, mon-a.example.com:6789 or [v2:10.0.0.1:3300,v1:10.0.0.1:6789]"
 	Monitors []string `json:"monitors"`
 
 	// FilesystemName is the Ceph file system to mount.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=255
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="spec.cephFS.external.filesystemName may contain letters, digits, '.', '_' and '-'"
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.cephFS.external.filesystemName is immutable"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="must contain only letters, digits, '.', '_' and '-', starting with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: it is the file system Hadoop's data lives in"
 	FilesystemName string `json:"filesystemName"`
 
 	// ClientID is the cephx id without the client. prefix.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
-	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="spec.cephFS.external.clientID must be a cephx id without the client. prefix: letters, digits, '.', '_' and '-'"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="must be a cephx id of letters, digits, '.', '_' and '-', starting with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('client.')",message="must not start with client.: give the id only, such as hadoop for client.hadoop"
 	ClientID string `json:"clientID"`
 
 	// KeySecretRef names a Secret in this namespace and the key in it that holds the
@@ -198,8 +207,9 @@ type ExternalCephFS struct {
 	// RootPath is Hadoop's root directory inside the file system; it must exist.
 	// +kubebuilder:default=/
 	// +kubebuilder:validation:MaxLength=4096
-	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="spec.cephFS.external.rootPath must be an absolute path"
-	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="spec.cephFS.external.rootPath must not contain '..'"
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.](/|$)')",message="must not contain '..'"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: moving Hadoop's root would hide its data"
 	// +optional
 	RootPath string `json:"rootPath,omitempty"`
 }
@@ -216,7 +226,7 @@ type SecretKeyRef struct {
 }
 
 // ExternalDataPool names an existing data pool and, optionally, how it stores data.
-// +kubebuilder:validation:XValidation:rule="!(has(self.replicated) && has(self.erasureCoded))",message="at most one of dataPool.replicated or dataPool.erasureCoded may be set"
+// +kubebuilder:validation:XValidation:rule="!(has(self.replicated) && has(self.erasureCoded))",message="at most one of replicated or erasureCoded may be set"
 type ExternalDataPool struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=255
@@ -249,7 +259,7 @@ const (
 // DataPoolStatus reports one data pool of the file system.
 type DataPoolStatus struct {
 	// Name is the Ceph pool name.
-	Name string `json:"name"`
+	Name string   `json:"name"`
 	Kind PoolKind `json:"kind"`
 	// Size is the number of copies of a replicated pool.
 	// +optional

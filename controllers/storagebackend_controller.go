@@ -1,0 +1,147 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// StorageBackendFinalizer holds a StorageBackend until no HadoopCluster uses it and,
+// when it was asked to, its Rook objects are gone.
+const StorageBackendFinalizer = "hadoopceph.io/storagebackend"
+
+// StorageBackendReconciler gives Hadoop a CephFS: it applies the Rook objects of a
+// Rook-mode StorageBackend, waits for Rook to make them ready, and renders the client
+// config Secret that HadoopClusters mount.
+type StorageBackendReconciler struct {
+	client.Client
+	// APIReader reads Secrets and ConfigMaps, whose contents the cache does not hold:
+	// they are watched as metadata only to keep the operator's memory small.
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
+	Recorder  events.EventRecorder
+	// RookNamespace is used when a StorageBackend names no Rook namespace.
+	RookNamespace string
+}
+
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends/finalizers,verbs=update
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=hadoopclusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=ceph.rook.io,resources=cephfilesystems;cephfilesystemsubvolumegroups;cephclients,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and
+// a status patch written at the end whatever happened.
+func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	sb := &v1alpha1.StorageBackend{}
+	if err := r.Get(ctx, req.NamespacedName, sb); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if sb.Spec.Paused {
+		return ctrl.Result{}, r.reconcilePaused(ctx, sb)
+	}
+	if sb.DeletionTimestamp.IsZero() && !controllerutil.ContainsFinalizer(sb, StorageBackendFinalizer) {
+		before := sb.DeepCopy()
+		controllerutil.AddFinalizer(sb, StorageBackendFinalizer)
+		if err := r.Patch(ctx, sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return ctrl.Result{}, fmt.Errorf("adding finalizer: %w", err)
+		}
+	}
+
+	p := newPass(sb)
+	defer func() {
+		retErr = errors.Join(retErr, r.writeStatus(ctx, p, retErr))
+	}()
+
+	if !sb.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.reconcileDelete(ctx, p)
+	}
+	if sb.Spec.CephFS.Rook != nil {
+		return ctrl.Result{}, r.reconcileRook(ctx, p)
+	}
+	return ctrl.Result{}, r.reconcileExternal(ctx, p)
+}
+
+// writeStatus finishes the status of a pass and patches it when it differs from what
+// the pass started with, so a backend at rest causes no writes.
+func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, reconcileErr error) error {
+	if p.finalized {
+		return nil
+	}
+	st := &p.sb.Status
+	old := p.base.Status
+	switch {
+	case p.deleting:
+	case reconcileErr != nil:
+		// A failed pass learned nothing reliable besides its error: the rest of the
+		// status keeps what the last good pass reported.
+		conditions := st.Conditions
+		*st = *old.DeepCopy()
+		st.Conditions = conditions
+		summarize(p)
+	default:
+		st.ObservedGeneration = p.sb.Generation
+		summarize(p)
+	}
+	r.recordConditionChanges(p.sb, old.Conditions, st.Conditions)
+	if equality.Semantic.DeepEqual(old, *st) {
+		return nil
+	}
+	if err := r.Status().Patch(ctx, p.sb, client.MergeFrom(p.base)); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("patching status: %w", err)
+	}
+	return nil
+}
+
+// SetupWithManager watches everything a StorageBackend waits for, so that no pass has
+// to poll.
+func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	createOrDelete := predicate.Funcs{
+		UpdateFunc:  func(event.UpdateEvent) bool { return false },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+	}
+	monEndpoints := predicate.NewPredicateFuncs(func(obj client.Object) bool {
+		return obj.GetName() == rook.MonEndpointsConfigMap
+	})
+	// Deletion waits for the last HadoopCluster that uses the backend; other changes to
+	// a HadoopCluster, such as its status, do not concern the backend.
+	backendRef := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef != e.ObjectNew.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef
+	}}
+
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("storagebackend").
+		For(&v1alpha1.StorageBackend{}).
+		Owns(&corev1.Secret{}, builder.OnlyMetadata).
+		Watches(&cephv1.CephFilesystem{}, handler.EnqueueRequestsFromMapFunc(r.byRookFilesystem)).
+		Watches(&cephv1.CephFilesystemSubVolumeGroup{}, handler.EnqueueRequestsFromMapFunc(r.bySubVolumeGroup)).
+		Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).
+		WatchesMetadata(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(createOrDelete)).
+		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.byNamespaceName), builder.WithPredicates(createOrDelete)).
+		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(monEndpoints)).
+		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).
+		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef)).
+		Complete(r)
+}

@@ -1,0 +1,100 @@
+package controllers
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
+	var ns, rookNs string
+
+	BeforeEach(func() {
+		ns = createNamespace("hadoop")
+		rookNs = rookCluster()
+	})
+
+	// rookObjects are the Rook objects the operator manages for sb.
+	rookObjects := func(sb *v1alpha1.StorageBackend) (fs *cephv1.CephFilesystem, svg *cephv1.CephFilesystemSubVolumeGroup, cc *cephv1.CephClient) {
+		spec := sb.Spec.CephFS.Rook
+		fs = &cephv1.CephFilesystem{ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: spec.FilesystemName}}
+		svg = &cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: rook.SubVolumeGroupName(spec.FilesystemName, "hadoop")}}
+		cc = &cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: rook.ClientName(sb)}}
+		return fs, svg, cc
+	}
+
+	readyBackend := func(name string, mutate ...func(*v1alpha1.RookCephFS)) *v1alpha1.StorageBackend {
+		sb := newRookBackend(ns, name, rookNs, mutate...)
+		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
+		playRook(sb, rookNs)
+		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		return sb
+	}
+
+	It("waits for the HadoopClusters that use it, then goes and keeps the Rook objects", func() {
+		sb := readyBackend("used")
+		hc := &v1alpha1.HadoopCluster{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "analytics"},
+			Spec:       v1alpha1.HadoopClusterSpec{StorageBackendRef: v1alpha1.LocalObjectReference{Name: "used"}},
+		}
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		Eventually(condition(sb, v1alpha1.ConditionDeletionBlocked)).Should(Equal("True/InUse"))
+		Expect(conditionMessage(sb, v1alpha1.ConditionDeletionBlocked)(Default)).To(ContainSubstring("HadoopCluster analytics"))
+		Expect(condition(sb, v1alpha1.ConditionReady)(Default)).To(Equal("True/Reconciled"), "a backend in use keeps serving while its deletion waits")
+		Eventually(eventReasons(sb)).Should(ContainElement(v1alpha1.ReasonInUse))
+
+		Expect(k8sClient.Delete(ctx, hc)).To(Succeed())
+		Eventually(gone(sb)).Should(Succeed())
+
+		fs, svg, cc := rookObjects(sb)
+		for _, obj := range []client.Object{fs, svg, cc} {
+			Expect(get(obj)()).To(Succeed(), "preserveOnDelete defaults to keeping %s", obj.GetName())
+			Expect(obj.GetDeletionTimestamp()).To(BeNil())
+		}
+	})
+
+	It("deletes the Rook objects it created when preserveOnDelete is false", func() {
+		sb := readyBackend("disposable", func(r *v1alpha1.RookCephFS) { r.PreserveOnDelete = ptr.To(false) })
+		fs, svg, cc := rookObjects(sb)
+
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		for _, obj := range []client.Object{svg, cc, fs} {
+			Eventually(gone(obj)).Should(Succeed())
+		}
+		Eventually(gone(sb)).Should(Succeed())
+	})
+
+	It("never deletes an adopted file system", func() {
+		shared := &cephv1.CephFilesystem{
+			ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: "shared"},
+			Spec: cephv1.FilesystemSpec{
+				MetadataPool:   cephv1.NamedPoolSpec{PoolSpec: cephv1.PoolSpec{Replicated: cephv1.ReplicatedSpec{Size: 3}}},
+				DataPools:      []cephv1.NamedPoolSpec{{Name: "data", PoolSpec: cephv1.PoolSpec{Replicated: cephv1.ReplicatedSpec{Size: 3}}}},
+				MetadataServer: cephv1.MetadataServerSpec{ActiveCount: 1},
+			},
+		}
+		Expect(k8sClient.Create(ctx, shared)).To(Succeed())
+		setPhase(shared, cephv1.ConditionReady)
+		sb := readyBackend("borrower", func(r *v1alpha1.RookCephFS) {
+			r.FilesystemName = "shared"
+			r.AdoptExisting = true
+			r.PreserveOnDelete = ptr.To(false)
+		})
+		_, svg, cc := rookObjects(sb)
+
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		Eventually(gone(svg)).Should(Succeed())
+		Eventually(gone(cc)).Should(Succeed())
+		Eventually(gone(sb)).Should(Succeed())
+		Expect(get(shared)()).To(Succeed())
+		Expect(shared.DeletionTimestamp).To(BeNil())
+	})
+})

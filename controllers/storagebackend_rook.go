@@ -1,0 +1,350 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// reconcileRook runs the phases of a Rook-mode backend in dependency order: the Ceph
+// cluster, the file system, Hadoop's root in it, the client, and the client config. A
+// phase that cannot go on says what it waits for; later phases then wait for it.
+func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) error {
+	sb := p.sb
+	spec := sb.Spec.CephFS.Rook
+	ns := rook.Namespace(sb, r.RookNamespace)
+	st := &sb.Status
+	st.Mode = v1alpha1.StorageBackendModeRook
+	st.FilesystemName = spec.FilesystemName
+	st.RootPath = spec.RootPath
+	st.ClientID = rook.ClientName(sb)
+
+	found, err := r.checkCephCluster(ctx, p, ns)
+	if err != nil {
+		return p.failed(v1alpha1.ConditionFilesystemReady, err)
+	}
+	if !found {
+		cluster := dependency("a CephCluster in namespace " + ns)
+		p.lacks(v1alpha1.ConditionClientReady, cluster)
+		return r.reportClientConfig(ctx, p, cluster)
+	}
+
+	monitors, monitorsUnmet, err := r.readMonitors(ctx, ns)
+	if err != nil {
+		return p.failed(v1alpha1.ConditionClientConfigReady, err)
+	}
+	st.Monitors = monitors
+
+	// Without a file system and root this backend may use, a client with caps on them
+	// would hand out access to someone else's data: the client waits for both.
+	fs, err := r.reconcileFilesystem(ctx, p, ns)
+	if err != nil {
+		return p.failed(v1alpha1.ConditionFilesystemReady, err)
+	}
+	usable := fs != nil
+	if usable {
+		if usable, err = r.reconcileSubVolumeGroup(ctx, p, ns, fs); err != nil {
+			return p.failed(v1alpha1.ConditionFilesystemReady, err)
+		}
+	}
+	if !usable {
+		p.lacks(v1alpha1.ConditionClientReady, dependency(v1alpha1.ConditionFilesystemReady))
+		return r.reportClientConfig(ctx, p, dependency(v1alpha1.ConditionFilesystemReady))
+	}
+
+	key, err := r.reconcileClient(ctx, p, ns)
+	if err != nil {
+		return p.failed(v1alpha1.ConditionClientReady, err)
+	}
+	if key == "" {
+		return r.reportClientConfig(ctx, p, dependency(v1alpha1.ConditionClientReady))
+	}
+	if monitorsUnmet != nil {
+		return r.reportClientConfig(ctx, p, *monitorsUnmet)
+	}
+	return r.reconcileClientConfig(ctx, p, cephconf.Config{
+		Monitors:   monitors,
+		ClientID:   st.ClientID,
+		Key:        key,
+		Filesystem: spec.FilesystemName,
+		RootPath:   spec.RootPath,
+		DataPool:   rook.HadoopDataPoolName(fs),
+	})
+}
+
+// checkCephCluster reports whether the Rook namespace has a CephCluster. Nothing is
+// created before it does: objects in a namespace without Rook would only be litter,
+// for example after a typo in spec.cephFS.rook.namespace.
+func (r *StorageBackendReconciler) checkCephCluster(ctx context.Context, p *pass, ns string) (bool, error) {
+	clusters := &metav1.PartialObjectMetadataList{}
+	clusters.SetGroupVersionKind(cephv1.SchemeGroupVersion.WithKind("CephClusterList"))
+	if err := r.List(ctx, clusters, client.InNamespace(ns)); err != nil {
+		return false, fmt.Errorf("listing CephClusters in namespace %s: %w", ns, err)
+	}
+	if len(clusters.Items) > 0 {
+		return true, nil
+	}
+	namespace := &metav1.PartialObjectMetadata{}
+	namespace.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Namespace"))
+	switch err := r.Get(ctx, client.ObjectKey{Name: ns}, namespace); {
+	case apierrors.IsNotFound(err):
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNamespaceNotFound,
+			fmt.Sprintf("Rook namespace %s does not exist: set spec.cephFS.rook.namespace to the namespace of the CephCluster, or install Rook there", ns))
+	case err != nil:
+		return false, fmt.Errorf("reading namespace %s: %w", ns, err)
+	default:
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonCephClusterNotFound,
+			fmt.Sprintf("waiting for a CephCluster in namespace %s: create one with Rook, or set spec.cephFS.rook.namespace to the namespace of yours", ns))
+	}
+	return false, nil
+}
+
+// reconcileFilesystem applies the CephFilesystem, or finds the adopted one, and reports
+// its pools. It returns nil, with FilesystemReady saying why, when this backend must
+// not use the file system.
+func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *pass, ns string) (*cephv1.CephFilesystem, error) {
+	sb := p.sb
+	spec := sb.Spec.CephFS.Rook
+	fs := &cephv1.CephFilesystem{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: spec.FilesystemName}, fs)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("reading CephFilesystem %s/%s: %w", ns, spec.FilesystemName, err)
+	}
+	exists := err == nil
+	ref := "CephFilesystem " + ns + "/" + spec.FilesystemName
+
+	switch {
+	case spec.AdoptExisting && !exists:
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemNotFound,
+			ref+" does not exist: adoptExisting uses an existing file system and never creates one")
+		return nil, nil
+	case spec.AdoptExisting:
+		// Adopted file systems are read, never written.
+	case exists && !rook.OwnedBy(fs, sb):
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemOwnedElsewhere,
+			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.adoptExisting to use it, or choose another filesystemName", ref, rook.Owner(fs)))
+		return nil, nil
+	case exists && rook.DoNotReconcile(fs):
+	default:
+		fs = rook.Filesystem(sb, ns)
+		if err := r.apply(ctx, p, fs, func() { rook.MutateFilesystem(fs, sb) }); err != nil {
+			return nil, err
+		}
+	}
+
+	p.sb.Status.DataPools = rook.FilesystemDataPools(fs)
+	p.sb.Status.RawOverhead = rook.HadoopRawOverhead(p.sb.Status.DataPools)
+	if phase := filesystemPhase(fs); phase != cephv1.ConditionReady {
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForFilesystem,
+			fmt.Sprintf("waiting for Rook to bring %s to phase Ready (phase: %s)", ref, phaseText(phase)))
+	}
+	return fs, nil
+}
+
+// reconcileSubVolumeGroup applies the subvolume group that is Hadoop's root and
+// completes FilesystemReady. It reports whether the root is this backend's to use.
+func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, p *pass, ns string, fs *cephv1.CephFilesystem) (bool, error) {
+	sb := p.sb
+	root := sb.Spec.CephFS.Rook.RootPath
+	layout := rook.SubVolumeGroupDataPool(fs)
+	svg := rook.SubVolumeGroupObject(sb, ns, layout)
+	ref := r.describe(svg)
+
+	existing := &cephv1.CephFilesystemSubVolumeGroup{}
+	err := r.Get(ctx, client.ObjectKeyFromObject(svg), existing)
+	switch {
+	case err != nil && !apierrors.IsNotFound(err):
+		return false, fmt.Errorf("reading %s: %w", ref, err)
+	case err == nil && !rook.OwnedBy(existing, sb):
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonSubVolumeGroupOwnedElsewhere,
+			fmt.Sprintf("%s for Hadoop's root %s already exists and was %s; it is left untouched: choose another rootPath", ref, root, rook.Owner(existing)))
+		return false, nil
+	case err == nil && rook.DoNotReconcile(existing):
+		svg = existing
+	default:
+		if err := r.apply(ctx, p, svg, func() { rook.MutateSubVolumeGroup(svg, sb, layout) }); err != nil {
+			return false, err
+		}
+	}
+
+	if filesystemPhase(fs) != cephv1.ConditionReady {
+		return true, nil
+	}
+	if phase := subVolumeGroupPhase(svg); phase != cephv1.ConditionReady {
+		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForSubVolumeGroup,
+			fmt.Sprintf("waiting for Rook to create Hadoop's root %s through %s (phase: %s)", root, ref, phaseText(phase)))
+		return true, nil
+	}
+	message := fmt.Sprintf("%s is ready with Hadoop's root %s", r.describe(fs), root)
+	if pool := rook.HadoopDataPoolName(fs); pool != "" {
+		message += " on data pool " + pool
+	}
+	p.ready(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonReconciled, message)
+	return true, nil
+}
+
+// reconcileClient applies Hadoop's CephClient and returns its key once Rook has
+// created it; an empty key means ClientReady says what is missing.
+func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass, ns string) (string, error) {
+	sb := p.sb
+	cc := rook.Client(sb, ns)
+	ref := r.describe(cc)
+
+	existing := &cephv1.CephClient{}
+	err := r.Get(ctx, client.ObjectKeyFromObject(cc), existing)
+	switch {
+	case err != nil && !apierrors.IsNotFound(err):
+		return "", fmt.Errorf("reading %s: %w", ref, err)
+	case err == nil && !rook.OwnedBy(existing, sb):
+		p.notReady(v1alpha1.ConditionClientReady, v1alpha1.ReasonClientOwnedElsewhere,
+			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.clientName to another name", ref, rook.Owner(existing)))
+		return "", nil
+	case err == nil && rook.DoNotReconcile(existing):
+		cc = existing
+	default:
+		if err := r.apply(ctx, p, cc, func() { rook.MutateClient(cc, sb) }); err != nil {
+			return "", err
+		}
+	}
+
+	if phase := clientPhase(cc); phase != cephv1.ConditionReady {
+		p.notReady(v1alpha1.ConditionClientReady, v1alpha1.ReasonWaitingForClient,
+			fmt.Sprintf("waiting for Rook to create the cephx key of %s (phase: %s)", ref, phaseText(phase)))
+		return "", nil
+	}
+	secretName := rook.ClientSecretName(cc.Name)
+	if cc.Status != nil && cc.Status.Info["secretName"] != "" {
+		secretName = cc.Status.Info["secretName"]
+	}
+	key, keyUnmet, err := r.readKey(ctx, client.ObjectKey{Namespace: ns, Name: secretName}, rook.ClientSecretKeyKey)
+	if err != nil {
+		return "", err
+	}
+	if keyUnmet != nil {
+		if keyUnmet.reason == v1alpha1.ReasonSecretNotFound {
+			// Rook writes the Secret soon after the client is ready: a wait, not an error.
+			keyUnmet = &unmet{v1alpha1.ReasonWaitingForClientSecret,
+				fmt.Sprintf("waiting for Rook to write the key of %s into Secret %s/%s", ref, ns, secretName)}
+		}
+		p.lacks(v1alpha1.ConditionClientReady, *keyUnmet)
+		return "", nil
+	}
+	p.ready(v1alpha1.ConditionClientReady, v1alpha1.ReasonReconciled,
+		fmt.Sprintf("%s is ready; its key is in Secret %s/%s", ref, ns, secretName))
+	return key, nil
+}
+
+// readKey reads a cephx key from a Secret.
+func (r *StorageBackendReconciler) readKey(ctx context.Context, key client.ObjectKey, field string) (string, *unmet, error) {
+	secret := &corev1.Secret{}
+	ref := "Secret " + key.String()
+	if err := r.APIReader.Get(ctx, key, secret); err != nil {
+		if apierrors.IsNotFound(err) {
+			return "", &unmet{v1alpha1.ReasonSecretNotFound, ref + " does not exist"}, nil
+		}
+		return "", nil, fmt.Errorf("reading %s: %w", ref, err)
+	}
+	value, ok := secret.Data[field]
+	if !ok {
+		return "", &unmet{v1alpha1.ReasonSecretKeyMissing, fmt.Sprintf("%s has no key %q", ref, field)}, nil
+	}
+	// Keys written by hand often end in a newline; Ceph ignores surrounding space too.
+	cephxKey := strings.TrimSpace(string(value))
+	if err := cephconf.ValidateKey(cephxKey); err != nil {
+		return "", &unmet{v1alpha1.ReasonInvalidKey, fmt.Sprintf("key %q of %s is not a usable cephx key: %v", field, ref, err)}, nil
+	}
+	return cephxKey, nil, nil
+}
+
+// readMonitors reads the monitors from Rook's mon endpoints ConfigMap.
+func (r *StorageBackendReconciler) readMonitors(ctx context.Context, ns string) ([]string, *unmet, error) {
+	cm := &corev1.ConfigMap{}
+	key := client.ObjectKey{Namespace: ns, Name: rook.MonEndpointsConfigMap}
+	ref := "ConfigMap " + key.String()
+	if err := r.APIReader.Get(ctx, key, cm); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, &unmet{v1alpha1.ReasonMonEndpointsNotFound, "waiting for Rook to publish the monitors in " + ref}, nil
+		}
+		return nil, nil, fmt.Errorf("reading %s: %w", ref, err)
+	}
+	monitors, err := cephconf.ParseMonEndpoints(cm.Data[rook.MonEndpointsKey])
+	if err != nil {
+		return nil, &unmet{v1alpha1.ReasonInvalidMonEndpoints, fmt.Sprintf("%s, key %s: %v", ref, rook.MonEndpointsKey, err)}, nil
+	}
+	return monitors, nil, nil
+}
+
+// apply creates obj or patches the fields mutate sets. The patch is a merge patch
+// computed from the object as read and as mutated, so fields this operator's copy of
+// the Rook API does not know are never sent, and nothing is sent when nothing changed.
+func (r *StorageBackendReconciler) apply(ctx context.Context, p *pass, obj client.Object, mutate func()) error {
+	ref := r.describe(obj)
+	op, err := controllerutil.CreateOrPatch(ctx, r.Client, obj, func() error {
+		mutate()
+		return nil
+	})
+	switch {
+	case apierrors.IsAlreadyExists(err):
+		// The cache has not seen an object created moments ago; its watch event brings
+		// the next pass, which patches it if needed.
+		log.FromContext(ctx).V(1).Info("object exists but is not cached yet", "object", ref)
+	case err != nil:
+		return fmt.Errorf("applying %s: %w", ref, err)
+	case op == controllerutil.OperationResultCreated:
+		r.event(p.sb, obj, corev1.EventTypeNormal, v1alpha1.EventReasonCreated, "Create", "Created "+ref)
+	case op == controllerutil.OperationResultUpdated:
+		r.event(p.sb, obj, corev1.EventTypeNormal, v1alpha1.EventReasonUpdated, "Update", "Updated "+ref+" to match the StorageBackend")
+	}
+	return nil
+}
+
+// describe names obj with its kind for messages; objects read through a client carry
+// no kind of their own, so it comes from the scheme.
+func (r *StorageBackendReconciler) describe(obj client.Object) string {
+	kind := "object"
+	if gvk, err := apiutil.GVKForObject(obj, r.Scheme); err == nil {
+		kind = gvk.Kind
+	}
+	return kind + " " + obj.GetNamespace() + "/" + obj.GetName()
+}
+
+func filesystemPhase(fs *cephv1.CephFilesystem) cephv1.ConditionType {
+	if fs.Status == nil {
+		return ""
+	}
+	return fs.Status.Phase
+}
+
+func subVolumeGroupPhase(svg *cephv1.CephFilesystemSubVolumeGroup) cephv1.ConditionType {
+	if svg.Status == nil {
+		return ""
+	}
+	return svg.Status.Phase
+}
+
+func clientPhase(cc *cephv1.CephClient) cephv1.ConditionType {
+	if cc.Status == nil {
+		return ""
+	}
+	return cc.Status.Phase
+}
+
+func phaseText(phase cephv1.ConditionType) string {
+	if phase == "" {
+		return "none yet"
+	}
+	return string(phase)
+}

@@ -1,0 +1,67 @@
+package controllers
+
+import (
+	"context"
+	"strings"
+
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// backendsBy lists the StorageBackends whose index field has value.
+func (r *StorageBackendReconciler) backendsBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
+	list := &v1alpha1.StorageBackendList{}
+	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
+		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "index", field, "value", value)
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for i := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+	}
+	return reqs
+}
+
+func (r *StorageBackendReconciler) byRookFilesystem(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexRookFilesystem, obj.GetNamespace()+"/"+obj.GetName())
+}
+
+func (r *StorageBackendReconciler) bySubVolumeGroup(ctx context.Context, obj client.Object) []reconcile.Request {
+	svg := obj.(*cephv1.CephFilesystemSubVolumeGroup)
+	return r.backendsBy(ctx, indexRookFilesystem, svg.Namespace+"/"+svg.Spec.FilesystemName)
+}
+
+func (r *StorageBackendReconciler) byRookClient(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexRookClient, obj.GetNamespace()+"/"+obj.GetName())
+}
+
+// byRookNamespace maps an object of a Rook namespace (a CephCluster, the mon endpoints
+// ConfigMap) to every backend using that namespace.
+func (r *StorageBackendReconciler) byRookNamespace(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexRookNamespace, obj.GetNamespace())
+}
+
+func (r *StorageBackendReconciler) byNamespaceName(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexRookNamespace, obj.GetName())
+}
+
+// bySecret maps a Secret to the backends that read it: Rook's Secret of a CephClient,
+// or the key Secret of an external backend. The client config Secrets the operator
+// writes are mapped by their owner reference instead.
+func (r *StorageBackendReconciler) bySecret(ctx context.Context, obj client.Object) []reconcile.Request {
+	reqs := r.backendsBy(ctx, indexKeySecret, obj.GetName(), client.InNamespace(obj.GetNamespace()))
+	if clientName, ok := strings.CutPrefix(obj.GetName(), rook.ClientSecretPrefix); ok {
+		reqs = append(reqs, r.backendsBy(ctx, indexRookClient, obj.GetNamespace()+"/"+clientName)...)
+	}
+	return reqs
+}
+
+func (r *StorageBackendReconciler) byHadoopCluster(_ context.Context, obj client.Object) []reconcile.Request {
+	hc := obj.(*v1alpha1.HadoopCluster)
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}}}
+}

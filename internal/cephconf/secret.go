@@ -1,0 +1,36 @@
+package cephconf
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// HashAnnotation on the client config Secret carries Hash of its data.
+const HashAnnotation = "hadoopceph.io/client-config-hash"
+
+// maxNameLength is the limit of a Secret name (a DNS subdomain).
+const maxNameLength = 253
+
+// SecretName is the client config Secret of the StorageBackend sbName.
+func SecretName(sbName string) string {
+	return rook.ShortName(sbName+"-ceph-client", maxNameLength)
+}
+
+// Secret is the client config Secret of sb rendered from cfg. The caller makes sb its
+// controller, so it goes away with sb.
+func Secret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
+	data := cfg.Data()
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        SecretName(sb.Name),
+			Namespace:   sb.Namespace,
+			Labels:      rook.Labels(sb),
+			Annotations: map[string]string{HashAnnotation: Hash(data)},
+		},
+		Type: corev1.SecretTypeOpaque,
+		Data: data,
+	}
+}

@@ -1,0 +1,70 @@
+package hadoop
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Objects are the desired children of a HadoopCluster.
+type Objects struct {
+	// ConfigHash is the hash of ConfigMap's data, which every pod template carries.
+	ConfigHash string
+
+	ServiceAccount         *corev1.ServiceAccount
+	ConfigMap              *corev1.ConfigMap
+	ResourceManager        *appsv1.StatefulSet
+	ResourceManagerService *corev1.Service
+	NodeManagers           *appsv1.StatefulSet
+	NodeManagerService     *corev1.Service
+	NodeManagerPDB         *policyv1.PodDisruptionBudget
+	// JobHistory and JobHistoryService are nil when the JobHistory server is disabled;
+	// the caller deletes them (JobHistoryName) if they exist.
+	JobHistory        *appsv1.StatefulSet
+	JobHistoryService *corev1.Service
+}
+
+// Build returns every child of in.Cluster. It fails only when Validate does, with all
+// of Validate's errors in one message.
+func Build(in Input) (*Objects, error) {
+	if errs := Validate(in); len(errs) > 0 {
+		return nil, errs.ToAggregate()
+	}
+	// The objects take slices, maps and pointers from the spec; a copy keeps them from
+	// sharing memory with the caller's cluster.
+	in.Cluster = in.Cluster.DeepCopy()
+	hc := in.Cluster
+	nm, _ := NodeManagerResources(hc.Spec.NodeManagers)
+	cm := ConfigMap(in, nm)
+	hash := cm.Annotations[ConfigHashAnnotation]
+	o := &Objects{
+		ConfigHash:             hash,
+		ServiceAccount:         ServiceAccount(hc),
+		ConfigMap:              cm,
+		ResourceManager:        ResourceManagerStatefulSet(in, hash),
+		ResourceManagerService: ResourceManagerService(hc),
+		NodeManagers:           NodeManagerStatefulSet(in, hash),
+		NodeManagerService:     NodeManagerService(hc),
+		NodeManagerPDB:         NodeManagerPodDisruptionBudget(hc),
+	}
+	if in.jobHistoryEnabled() {
+		o.JobHistory = JobHistoryStatefulSet(in, hash)
+		o.JobHistoryService = JobHistoryService(hc)
+	}
+	return o, nil
+}
+
+// List is every object of o, in the order they are best created: the configuration
+// before the pods that mount it, Services before the StatefulSets that name them.
+func (o *Objects) List() []client.Object {
+	out := []client.Object{
+		o.ServiceAccount, o.ConfigMap,
+		o.ResourceManagerService, o.ResourceManager,
+		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB,
+	}
+	if o.JobHistory != nil {
+		out = append(out, o.JobHistoryService, o.JobHistory)
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package hadoop
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// The connector's classes and the default file system URI. The URI has no authority:
+// an authority would name monitors, and the monitors come from ceph.conf, which the
+// kubelet keeps current when Rook moves them.
+const (
+	DefaultFS               = "ceph:///"
+	FileSystemClass         = "io.hadoopceph.fs.CephFileSystem"
+	AbstractFileSystemClass = "io.hadoopceph.fs.CephFs"
+)
+
+// Connector settings (cephfs-hadoop CephFsConfig) the operator writes.
+const (
+	keyCephConfFile    = "ceph.conf.file"
+	keyCephConfOptions = "ceph.conf.options"
+	keyCephAuthID      = "ceph.auth.id"
+	keyCephAuthKeyring = "ceph.auth.keyring"
+	keyCephRootDir     = "ceph.root.dir"
+	// keyClientMetadata tags every MDS session, so the sessions of one cluster can be
+	// listed or evicted together.
+	keyClientMetadata = "fs.ceph.client.metadata"
+	// cephOptionFS selects the file system (Ceph 16 Pacific and later).
+	cephOptionFS = "client_fs"
+)
+
+// OwnedCoreSiteKeys are the core-site.xml keys a user cannot override: the default file
+// system and everything that says how to reach CephFS, which come from the
+// StorageBackend. The CEL rule on spec.config.coreSite lists the same keys.
+var OwnedCoreSiteKeys = []string{
+	"fs.defaultFS",
+	"fs.ceph.impl",
+	"fs.AbstractFileSystem.ceph.impl",
+	keyCephConfFile,
+	keyCephConfOptions,
+	"ceph.mon.address",
+	keyCephAuthID,
+	keyCephAuthKeyring,
+	"ceph.auth.keyfile",
+	keyCephRootDir,
+}
+
+// OwnedCephOptions are the libcephfs options spec.config.cephOptions cannot set: the
+// operator or the connector sets them, and a second value would silently win or lose.
+var OwnedCephOptions = []string{
+	cephOptionFS,
+	"client_mds_namespace",
+	"client_mountpoint",
+	"client_metadata",
+	"mon_host",
+	"keyring",
+	"key",
+	"keyfile",
+}
+
+// CoreSite is the content of core-site.xml: the connector as the default file system,
+// then the user's overrides.
+func CoreSite(in Input) map[string]string {
+	hc, st := in.Cluster, in.Storage
+	generated := map[string]string{
+		"fs.defaultFS": DefaultFS,
+		"fs.ceph.impl": FileSystemClass,
+		// YARN reaches the default file system through FileContext, which needs the
+		// AbstractFileSystem binding: without it NodeManagers fail with "No
+		// AbstractFileSystem configured for scheme: ceph".
+		"fs.AbstractFileSystem.ceph.impl": AbstractFileSystemClass,
+		keyCephConfFile:                   CephConfPath,
+		keyCephAuthID:                     st.ClientID,
+		keyCephAuthKeyring:                CephKeyringPath,
+		keyCephRootDir:                    st.RootPath,
+		keyCephConfOptions:                cephConfOptions(st.Filesystem, hc.Spec.Config.CephOptions),
+		keyClientMetadata:                 "hadoop_cluster=" + hc.Namespace + "/" + hc.Name,
+	}
+	return merged(generated, hc.Spec.Config.CoreSite)
+}
+
+// cephConfOptions is the connector's comma-separated option=value list: the file
+// system first, then the user's options sorted by name.
+func cephConfOptions(filesystem string, extra map[string]string) string {
+	opts := []string{cephOptionFS + "=" + filesystem}
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		opts = append(opts, k+"="+extra[k])
+	}
+	return strings.Join(opts, ",")
+}

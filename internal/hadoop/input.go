@@ -1,0 +1,62 @@
+// Package hadoop turns a HadoopCluster and its resolved storage into the Kubernetes
+// objects of a YARN cluster on CephFS: the Hadoop configuration files, a ConfigMap
+// holding them, StatefulSets and Services for the ResourceManager, the NodeManagers and
+// the JobHistory server, a PodDisruptionBudget and a ServiceAccount. Everything here is
+// pure: the same input always gives the same objects, byte for byte, so a hash of the
+// configuration only changes when the configuration does.
+package hadoop
+
+import (
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// Input is everything the builders read.
+type Input struct {
+	Cluster  *v1alpha1.HadoopCluster
+	Storage  Storage
+	Defaults Defaults
+}
+
+// Storage is what a HadoopCluster takes from its Ready StorageBackend. The monitors
+// and the key are not here: pods read them from the client config Secret, whose
+// ceph.conf the kubelet keeps current.
+type Storage struct {
+	// Filesystem is the Ceph file system name.
+	Filesystem string
+	// RootPath is Hadoop's root directory inside the file system.
+	RootPath string
+	// ClientID is the cephx id, without "client.".
+	ClientID string
+	// ClientConfigSecret names the Secret (in the cluster's namespace) with ceph.conf
+	// and the keyring.
+	ClientConfigSecret string
+	// ClientConfigHash changes whenever that Secret's content does.
+	ClientConfigHash string
+	// RookNamespace is where the Rook cluster's OSD pods run; empty for an external
+	// Ceph cluster.
+	RookNamespace string
+	// PublicNetwork is the Multus network Rook uses for Ceph's public traffic, with its
+	// namespace filled in; nil when Rook does not use Multus. Hadoop pods must join it
+	// to reach the monitors and OSDs.
+	PublicNetwork *v1alpha1.NetworkAttachment
+}
+
+// Defaults come from the operator's configuration.
+type Defaults struct {
+	// Image is the Hadoop image for clusters that do not name one.
+	Image string
+}
+
+// image is the image the cluster's pods run.
+func (in Input) image() string {
+	if in.Cluster.Spec.Image != "" {
+		return in.Cluster.Spec.Image
+	}
+	return in.Defaults.Image
+}
+
+// jobHistoryEnabled reads spec.jobHistory.enabled, which the API defaults to true.
+func (in Input) jobHistoryEnabled() bool {
+	e := in.Cluster.Spec.JobHistory.Enabled
+	return e == nil || *e
+}

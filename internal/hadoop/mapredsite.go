@@ -1,0 +1,54 @@
+package hadoop
+
+import "strconv"
+
+// OwnedMapredSiteKeys are the mapred-site.xml keys a user cannot override: MapReduce
+// runs on this cluster's YARN, and the JobHistory server is reached through its
+// Service. The CEL rule on spec.config.mapredSite lists the same keys.
+var OwnedMapredSiteKeys = []string{
+	"mapreduce.framework.name",
+	"mapreduce.jobhistory.address",
+	"mapreduce.jobhistory.webapp.address",
+	"mapreduce.jobhistory.admin.address",
+	"mapreduce.jobhistory.bind-host",
+}
+
+// mapredAdminJavaOpts are Hadoop's default admin options for task JVMs. Setting the
+// admin options replaces them, so they are repeated.
+const mapredAdminJavaOpts = "-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN"
+
+// MapredSite is the content of mapred-site.xml, then the user's overrides.
+func MapredSite(in Input) map[string]string {
+	hc := in.Cluster
+	mapredHome := "HADOOP_MAPRED_HOME=" + HadoopHome
+	generated := map[string]string{
+		"mapreduce.framework.name": "yarn",
+		// Hadoop 3 containers find MapReduce only through these; without them the
+		// ApplicationMaster fails with "Could not find or load main class".
+		"mapreduce.application.classpath": "$HADOOP_MAPRED_HOME/share/hadoop/mapreduce/*,$HADOOP_MAPRED_HOME/share/hadoop/mapreduce/lib/*",
+		"yarn.app.mapreduce.am.env":       mapredHome,
+		"mapreduce.map.env":               mapredHome,
+		"mapreduce.reduce.env":            mapredHome,
+		// The admin options precede a job's own java.opts, so a job that sets its
+		// heap keeps the JDK 17 options.
+		"yarn.app.mapreduce.am.admin-command-opts": jdk17Opens,
+		"mapreduce.admin.map.child.java.opts":      mapredAdminJavaOpts + " " + jdk17Opens,
+		"mapreduce.admin.reduce.child.java.opts":   mapredAdminJavaOpts + " " + jdk17Opens,
+		// A task's heap is this share of its container; the rest holds the JVM's own
+		// memory and libcephfs's caches (the object cacher alone may take 200 MiB),
+		// which the NodeManager counts against the container.
+		"mapreduce.job.heap.memory-mb.ratio": "0.7",
+
+		"yarn.app.mapreduce.am.staging-dir":          systemDir(hc) + "/staging",
+		"mapreduce.jobhistory.intermediate-done-dir": systemDir(hc) + "/history/done_intermediate",
+		"mapreduce.jobhistory.done-dir":              systemDir(hc) + "/history/done",
+	}
+	if in.jobHistoryEnabled() {
+		host := serviceHost(hc, JobHistory)
+		generated["mapreduce.jobhistory.address"] = host + ":" + strconv.Itoa(PortJHRPC)
+		generated["mapreduce.jobhistory.webapp.address"] = host + ":" + strconv.Itoa(PortJHWeb)
+		generated["mapreduce.jobhistory.admin.address"] = host + ":" + strconv.Itoa(PortJHAdmin)
+		generated["mapreduce.jobhistory.bind-host"] = "0.0.0.0"
+	}
+	return merged(generated, hc.Spec.Config.MapredSite)
+}

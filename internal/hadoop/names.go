@@ -1,0 +1,99 @@
+package hadoop
+
+import (
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// Component is one role of a Hadoop cluster.
+type Component string
+
+const (
+	ResourceManager Component = "resourcemanager"
+	NodeManager     Component = "nodemanager"
+	JobHistory      Component = "jobhistory"
+)
+
+// Labels on every object of a HadoopCluster. The API refuses pod labels with these
+// prefixes, so a user's podOverrides cannot break the selectors.
+const (
+	LabelName      = "app.kubernetes.io/name"
+	LabelInstance  = "app.kubernetes.io/instance"
+	LabelComponent = "app.kubernetes.io/component"
+	// AppName is the value of LabelName.
+	AppName = "hadoop"
+)
+
+// ConfigHashAnnotation carries ConfigHash of the Hadoop configuration, on the ConfigMap
+// and on every pod template. Pod templates also carry cephconf.HashAnnotation with the
+// client config's hash: a change of either changes the template, and so rolls the pods.
+const ConfigHashAnnotation = "hadoopceph.io/config-hash"
+
+// Names of a cluster's children. The API limits cluster names to 36 characters, so
+// <name>-resourcemanager-0 and the StatefulSet's controller-revision-hash label stay
+// valid.
+
+// ResourceManagerName names the ResourceManager StatefulSet and Service.
+func ResourceManagerName(hc *v1alpha1.HadoopCluster) string {
+	return componentName(hc, ResourceManager)
+}
+
+// NodeManagerName names the NodeManager StatefulSet, headless Service and
+// PodDisruptionBudget.
+func NodeManagerName(hc *v1alpha1.HadoopCluster) string {
+	return componentName(hc, NodeManager)
+}
+
+// JobHistoryName names the JobHistory StatefulSet and Service.
+func JobHistoryName(hc *v1alpha1.HadoopCluster) string {
+	return componentName(hc, JobHistory)
+}
+
+// ConfigMapName names the ConfigMap with the Hadoop configuration files.
+func ConfigMapName(hc *v1alpha1.HadoopCluster) string {
+	return hc.Name + "-config"
+}
+
+// ServiceAccountName names the ServiceAccount of every Hadoop pod.
+func ServiceAccountName(hc *v1alpha1.HadoopCluster) string {
+	return hc.Name + "-hadoop"
+}
+
+func componentName(hc *v1alpha1.HadoopCluster, c Component) string {
+	return hc.Name + "-" + string(c)
+}
+
+// SelectorLabels select the pods of one component. They never change for a cluster,
+// as a StatefulSet's selector cannot.
+func SelectorLabels(hc *v1alpha1.HadoopCluster, c Component) map[string]string {
+	return map[string]string{
+		LabelName:      AppName,
+		LabelInstance:  hc.Name,
+		LabelComponent: string(c),
+	}
+}
+
+// Labels are the labels of a component's objects.
+func Labels(hc *v1alpha1.HadoopCluster, c Component) map[string]string {
+	l := SelectorLabels(hc, c)
+	l[rook.LabelManagedBy] = rook.ManagedBy
+	return l
+}
+
+// clusterLabels mark objects that belong to the whole cluster rather than to one
+// component.
+func clusterLabels(hc *v1alpha1.HadoopCluster) map[string]string {
+	return map[string]string{
+		LabelName:           AppName,
+		LabelInstance:       hc.Name,
+		rook.LabelManagedBy: rook.ManagedBy,
+	}
+}
+
+// NodeManagerSelector is the NodeManager pods' selector as a string, for the scale
+// subresource's status.nodeManagerSelector.
+func NodeManagerSelector(hc *v1alpha1.HadoopCluster) string {
+	return labels.SelectorFromSet(SelectorLabels(hc, NodeManager)).String()
+}

@@ -1,0 +1,84 @@
+package hadoop
+
+import "strconv"
+
+// OwnedYarnSiteKeys are the yarn-site.xml keys a user cannot override: the addresses
+// the Services and probes depend on, the directories on the operator's volumes, and
+// the NodeManager's size, which spec.nodeManagers sets. The CEL rule on
+// spec.config.yarnSite lists the same keys.
+var OwnedYarnSiteKeys = []string{
+	"yarn.resourcemanager.hostname",
+	"yarn.resourcemanager.bind-host",
+	"yarn.resourcemanager.address",
+	"yarn.resourcemanager.scheduler.address",
+	"yarn.resourcemanager.resource-tracker.address",
+	"yarn.resourcemanager.admin.address",
+	"yarn.resourcemanager.webapp.address",
+	"yarn.nodemanager.hostname",
+	"yarn.nodemanager.bind-host",
+	"yarn.nodemanager.address",
+	"yarn.nodemanager.localizer.address",
+	"yarn.nodemanager.webapp.address",
+	"yarn.nodemanager.local-dirs",
+	"yarn.nodemanager.log-dirs",
+	"yarn.nodemanager.resource.memory-mb",
+	"yarn.nodemanager.resource.cpu-vcores",
+}
+
+// allocationIncrementMiB is yarn.scheduler.minimum-allocation-mb. Hadoop's 1024 would
+// round the MapReduce ApplicationMaster's 1536 MiB up to 2048 and waste a third of a
+// small NodeManager.
+const allocationIncrementMiB = 512
+
+// YarnSite is the content of yarn-site.xml for a cluster whose NodeManagers offer nm,
+// then the user's overrides.
+func YarnSite(in Input, nm NodeResources) map[string]string {
+	hc := in.Cluster
+	generated := map[string]string{
+		// Daemons bind every interface and advertise a name: the ResourceManager its
+		// Service (whose ClusterIP survives pod restarts, so AMs and NodeManagers
+		// reconnect), a NodeManager the address of the data interface when
+		// start-nodemanager exports one, else its pod's name.
+		"yarn.resourcemanager.hostname":  serviceHost(hc, ResourceManager),
+		"yarn.resourcemanager.bind-host": "0.0.0.0",
+		"yarn.nodemanager.hostname":      "${env." + EnvDataAddress + ":-0.0.0.0}",
+		"yarn.nodemanager.bind-host":     "0.0.0.0",
+		"yarn.nodemanager.address":       "${yarn.nodemanager.hostname}:" + strconv.Itoa(PortNMRPC),
+
+		"yarn.nodemanager.local-dirs":          YARNLocalDir,
+		"yarn.nodemanager.log-dirs":            YARNLogDir,
+		"yarn.nodemanager.resource.memory-mb":  strconv.FormatInt(nm.MemoryMiB, 10),
+		"yarn.nodemanager.resource.cpu-vcores": strconv.FormatInt(nm.VCores, 10),
+		"yarn.scheduler.minimum-allocation-mb": strconv.Itoa(allocationIncrementMiB),
+		// A request larger than any NodeManager fails at once instead of waiting forever.
+		"yarn.scheduler.maximum-allocation-mb":     strconv.FormatInt(nm.MemoryMiB, 10),
+		"yarn.scheduler.maximum-allocation-vcores": strconv.FormatInt(nm.VCores, 10),
+
+		"yarn.nodemanager.aux-services":                         "mapreduce_shuffle",
+		"yarn.nodemanager.aux-services.mapreduce_shuffle.class": "org.apache.hadoop.mapred.ShuffleHandler",
+		// The pod's memory limit bounds the containers; virtual memory says nothing
+		// about a JVM's footprint and makes the check kill healthy tasks.
+		"yarn.nodemanager.vmem-check-enabled": "false",
+		// Containers inherit only these variables; the pod name and namespace tag
+		// their CephFS sessions.
+		"yarn.nodemanager.env-whitelist": "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ," + EnvPodName + "," + EnvPodNamespace,
+		// A stopped container gets this long after SIGTERM to unmount CephFS before
+		// SIGKILL; Hadoop's 250 ms leaves MDS sessions behind that block other
+		// clients until they time out.
+		"yarn.nodemanager.sleep-delay-before-sigkill.ms": "5000",
+
+		// Container logs outlive the NodeManager pod on CephFS.
+		"yarn.log-aggregation-enable":         "true",
+		"yarn.nodemanager.remote-app-log-dir": systemDir(hc) + "/app-logs",
+
+		// The ResourceManager keeps its state on CephFS, so a restart (a config
+		// change, a node drain) keeps running applications.
+		"yarn.resourcemanager.recovery.enabled":   "true",
+		"yarn.resourcemanager.store.class":        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore",
+		"yarn.resourcemanager.fs.state-store.uri": systemDir(hc) + "/rmstore",
+	}
+	if in.jobHistoryEnabled() {
+		generated["yarn.log.server.url"] = "http://" + serviceHost(hc, JobHistory) + ":" + strconv.Itoa(PortJHWeb) + "/jobhistory/logs"
+	}
+	return merged(generated, hc.Spec.Config.YarnSite)
+}
