@@ -73,6 +73,12 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 		writeClientSecret(rookNs, clientName, testKey)
 		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 
+		By("following Rook when the file system stops being ready, and again when it recovers")
+		setPhase(fs, cephv1.ConditionFailure)
+		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("False/WaitingForFilesystem"))
+		setPhase(fs, cephv1.ConditionReady)
+		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+
 		By("rendering the client config Secret")
 		Expect(clientConfig(sb)(Default)).To(Equal(map[string]string{
 			"ceph.conf":  "[global]\nmon_host = 10.0.0.1:6789,10.0.0.2:6789,10.0.0.3:6789\n",
