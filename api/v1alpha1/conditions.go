@@ -113,4 +113,72 @@ const (
 	ReasonRollingUpdate = "RollingUpdate"
 	// ReasonDisabled: the component is switched off in the spec.
 	ReasonDisabled = "Disabled"
+	// ReasonChildConflict: an object with the name of one of the cluster's children
+	// exists and is not controlled by this HadoopCluster; it is left untouched.
+	ReasonChildConflict = "ChildConflict"
+)
+
+// HadoopCluster event reasons, besides the condition changes.
+const (
+	// EventReasonConfigChanged: the rendered configuration changed, which rolls the pods.
+	EventReasonConfigChanged = "ConfigChanged"
+	// EventReasonScaled: the NodeManager StatefulSet was given a new replica count.
+	EventReasonScaled = "Scaled"
+)
+
+// BenchmarkRun condition types. Ready is True once the run has succeeded: `kubectl wait
+// --for=condition=Ready` waits for results.
+const (
+	// ConditionClusterReady: the HadoopCluster of spec.clusterRef exists and is Ready.
+	ConditionClusterReady = "ClusterReady"
+	// ConditionBaselineCompared: status.baseline compares this run with
+	// spec.baselineRef. Only present with a baseline.
+	ConditionBaselineCompared = "BaselineCompared"
+)
+
+// BenchmarkRun condition reasons.
+const (
+	// ReasonHadoopClusterNotFound: spec.clusterRef names no HadoopCluster in the
+	// namespace; the run waits in Pending until it exists or the deadline passes.
+	ReasonHadoopClusterNotFound = "HadoopClusterNotFound"
+	// ReasonHadoopClusterNotReady: the HadoopCluster exists and is not Ready.
+	ReasonHadoopClusterNotReady = "HadoopClusterNotReady"
+	// ReasonQueued: another BenchmarkRun runs on the same HadoopCluster; the message
+	// names it. Runs start in the order they were created.
+	ReasonQueued = "Queued"
+	// ReasonRunning: a stage runs; the message says which.
+	ReasonRunning = "Running"
+	// ReasonSucceeded: every stage of every repetition succeeded.
+	ReasonSucceeded = "Succeeded"
+	// ReasonStageFailed: a stage's Job failed; the message names the stage, the
+	// repetition and the tool's last error.
+	ReasonStageFailed = "StageFailed"
+	// ReasonValidationFailed: TeraValidate reported error lines: the sorted output is
+	// wrong. The message has the first one.
+	ReasonValidationFailed = "ValidationFailed"
+	// ReasonInputPathNotFound: the input path of wordCount or grep does not exist on
+	// the cluster's file system; the message has the path.
+	ReasonInputPathNotFound = "InputPathNotFound"
+	// ReasonDeadlineExceeded: spec.deadline passed before the run finished.
+	ReasonDeadlineExceeded = "DeadlineExceeded"
+	// ReasonResultUnreadable: a stage ended without a report the operator can read in
+	// its termination message; the message has what was there.
+	ReasonResultUnreadable = "ResultUnreadable"
+	// ReasonBaselineNotFound: spec.baselineRef names no BenchmarkRun in the namespace.
+	ReasonBaselineNotFound = "BaselineNotFound"
+	// ReasonBaselineWorkloadMismatch: the baseline runs another workload, so there is
+	// nothing to compare; the run fails before it starts.
+	ReasonBaselineWorkloadMismatch = "BaselineWorkloadMismatch"
+	// ReasonBaselineNotSucceeded: the baseline has not succeeded (yet); the comparison
+	// is made once it has.
+	ReasonBaselineNotSucceeded = "BaselineNotSucceeded"
+	// ReasonCompared: status.baseline holds the comparison.
+	ReasonCompared = "Compared"
+)
+
+// BenchmarkRun event reasons, besides the condition changes.
+const (
+	EventReasonStageStarted   = "StageStarted"
+	EventReasonStageSucceeded = "StageSucceeded"
+	EventReasonStageFailed    = "StageFailed"
 )

@@ -19,10 +19,13 @@ var _ = Describe("HadoopCluster and BenchmarkRun admission", func() {
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 	})
 
-	It("accepts a BenchmarkRun that names only its HadoopCluster", func(ctx SpecContext) {
+	It("accepts a BenchmarkRun that names its HadoopCluster and one workload", func(ctx SpecContext) {
 		br := &v1alpha1.BenchmarkRun{
 			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, GenerateName: "br-"},
-			Spec:       v1alpha1.BenchmarkRunSpec{ClusterRef: v1alpha1.LocalObjectReference{Name: "hadoop"}},
+			Spec: v1alpha1.BenchmarkRunSpec{
+				ClusterRef: v1alpha1.LocalObjectReference{Name: "hadoop"},
+				WordCount:  &v1alpha1.WordCountWorkload{InputPath: "/datasets/wiki"},
+			},
 		}
 		Expect(k8sClient.Create(ctx, br)).To(Succeed())
 	})

@@ -1,0 +1,51 @@
+package hadoop
+
+import corev1 "k8s.io/api/core/v1"
+
+// Client labels the pods of Hadoop clients that are not daemons, such as the stages of
+// a BenchmarkRun: they submit MapReduce jobs to the cluster and copy data into CephFS.
+const Client Component = "client"
+
+// ClientContainer is what differs between client pods.
+type ClientContainer struct {
+	Command   string
+	Args      []string
+	Resources corev1.ResourceRequirements
+	// Heap is HADOOP_HEAPSIZE_MAX of the Hadoop commands the container runs.
+	Heap string
+	// Env is added after the variables every Hadoop container gets.
+	Env []corev1.EnvVar
+}
+
+// ClientPodTemplate is the pod of a Hadoop client: the cluster's image, configuration
+// files and CephFS client config mounted as in the daemons' pods, with the same
+// security settings and placement. It joins the NodeManagers' networks (attachments,
+// host network, IPC_LOCK), because clients move data to and from CephFS as the
+// NodeManagers' containers do, but requests none of their devices, which are counted
+// per node and meant for YARN. It has no ports and no probes: a client runs a command
+// and exits. configHash is the cluster's ConfigHash, recorded in the pod's
+// annotations like the daemons', so a pod shows which configuration it ran with.
+func ClientPodTemplate(in Input, configHash string, c ClientContainer) corev1.PodTemplateSpec {
+	net := in.Cluster.Spec.Network
+	r := role{
+		component:   Client,
+		command:     c.Command,
+		resources:   c.Resources,
+		heap:        c.Heap,
+		env:         c.Env,
+		hostNetwork: net.HostNetwork,
+	}
+	if ipcLock(net) {
+		r.addCapabilities = []corev1.Capability{"IPC_LOCK"}
+	}
+	t := podTemplate(in, r, configHash)
+	if networks := MultusNetworks(attachmentsFor(in, NodeManager)); networks != "" {
+		t.Annotations[NetworksAnnotation] = networks
+	} else {
+		delete(t.Annotations, NetworksAnnotation)
+	}
+	container := &t.Spec.Containers[0]
+	container.Args = c.Args
+	container.StartupProbe, container.ReadinessProbe, container.LivenessProbe = nil, nil, nil
+	return t
+}
