@@ -1,0 +1,114 @@
+package io.hadoopceph.fs;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.ceph.crush.Bucket;
+import com.ceph.fs.CephFileExtent;
+import com.ceph.fs.CephMount;
+import org.apache.hadoop.fs.BlockLocation;
+
+/**
+ * Maps a file's byte ranges to the OSD hosts holding them, so schedulers can run a task
+ * next to its data. A Hadoop block usually spans several RADOS objects; its hosts are
+ * those OSDs ordered by how many of the block's bytes they hold.
+ */
+final class CephBlockLocator {
+
+  private final CephMount mount;
+  private final Map<Integer, OsdPlace> places = new ConcurrentHashMap<>();
+
+  CephBlockLocator(CephMount mount) {
+    this.mount = mount;
+  }
+
+  private static final class OsdPlace {
+    final String host;
+    final String name;
+    final String topology;
+
+    OsdPlace(String host, String name, String topology) {
+      this.host = host;
+      this.name = name;
+      this.topology = topology;
+    }
+  }
+
+  BlockLocation[] locate(int fd, long fileLength, long start, long len, long blockSize) {
+    List<BlockLocation> result = new ArrayList<>();
+    long end = Math.min(fileLength, start + len);
+    long blockStart = (start / blockSize) * blockSize;
+    for (; blockStart < end; blockStart += blockSize) {
+      long blockEnd = Math.min(fileLength, blockStart + blockSize);
+      result.add(locateBlock(fd, blockStart, blockEnd));
+    }
+    return result.toArray(new BlockLocation[0]);
+  }
+
+  private BlockLocation locateBlock(int fd, long blockStart, long blockEnd) {
+    Map<Integer, Long> bytesByOsd = new LinkedHashMap<>();
+    long offset = blockStart;
+    while (offset < blockEnd) {
+      CephFileExtent extent = mount.get_file_extent(fd, offset);
+      long extentEnd = extent.getOffset() + Math.max(1, extent.getLength());
+      long covered = Math.min(blockEnd, extentEnd) - offset;
+      if (covered <= 0) {
+        break;
+      }
+      for (int osd : extent.getOSDs()) {
+        bytesByOsd.merge(osd, covered, Long::sum);
+      }
+      offset += covered;
+    }
+    List<Map.Entry<Integer, Long>> ranked = new ArrayList<>(bytesByOsd.entrySet());
+    ranked.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
+    List<String> hosts = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    List<String> topology = new ArrayList<>();
+    for (Map.Entry<Integer, Long> e : ranked) {
+      OsdPlace place = places.computeIfAbsent(e.getKey(), this::placeOf);
+      if (!hosts.contains(place.host)) {
+        hosts.add(place.host);
+        names.add(place.name);
+        topology.add(place.topology);
+      }
+    }
+    return new BlockLocation(names.toArray(new String[0]), hosts.toArray(new String[0]),
+        topology.toArray(new String[0]), blockStart, blockEnd - blockStart);
+  }
+
+  private OsdPlace placeOf(int osd) {
+    InetAddress address = mount.get_osd_address(osd);
+    String ip = address.getHostAddress();
+    String host = hostOf(osd, ip);
+    return new OsdPlace(host, ip, topologyOf(osd, host));
+  }
+
+  /** CRUSH's host bucket is the node name YARN knows; the address is the fallback. */
+  private String hostOf(int osd, String ip) {
+    for (Bucket b : crushLocation(osd)) {
+      if ("host".equals(b.getType())) {
+        return b.getName();
+      }
+    }
+    return ip;
+  }
+
+  private String topologyOf(int osd, String host) {
+    for (Bucket b : crushLocation(osd)) {
+      if ("rack".equals(b.getType())) {
+        return "/" + b.getName() + "/" + host;
+      }
+    }
+    return "/default-rack/" + host;
+  }
+
+  private Bucket[] crushLocation(int osd) {
+    Bucket[] buckets = mount.get_osd_crush_location(osd);
+    return buckets == null ? new Bucket[0] : buckets;
+  }
+}

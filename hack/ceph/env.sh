@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# Shared settings of the local single-host Ceph (sourced by up.sh, down.sh and the
+# connector scripts). Everything lives outside the repository so a fresh clone and a
+# warm machine behave the same.
+HCO_CACHE="${HCO_CACHE:-$HOME/.cache/hadoop-ceph-operator}"
+CEPH_DIR="${HCO_CEPH_DIR:-$HCO_CACHE/ceph}"
+CEPH_CONF_FILE="$CEPH_DIR/ceph.conf"
+CEPH_ADMIN_KEYRING="$CEPH_DIR/ceph.client.admin.keyring"
+CEPH_CLIENT_ID="${HCO_CEPH_CLIENT:-hadoop}"
+CEPH_CLIENT_KEYRING="$CEPH_DIR/ceph.client.$CEPH_CLIENT_ID.keyring"
+CEPH_FS_NAME="${HCO_CEPH_FS:-cephfs}"
+CEPH_REPLICATED_POOL="cephfs_data"
+CEPH_EC_POOL="cephfs_data_ec"
+CEPH_METADATA_POOL="cephfs_metadata"
+# Non-default monitor ports so a host that already runs a Ceph keeps working.
+CEPH_MON_V2_PORT="${HCO_CEPH_MON_V2_PORT:-13300}"
+CEPH_MON_V1_PORT="${HCO_CEPH_MON_V1_PORT:-16789}"
+CEPH_MON_HOST="[v2:127.0.0.1:$CEPH_MON_V2_PORT,v1:127.0.0.1:$CEPH_MON_V1_PORT]"
+CEPH_OSD_COUNT=3
+CEPH_OSD_SIZE_GB="${HCO_CEPH_OSD_SIZE_GB:-40}"
+CEPH_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-common libcephfs-java libcephfs-jni uuid-runtime python3)
+
+ceph_cli() {
+  timeout 20 ceph --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" "$@"
+}
+
+# Daemons of this cluster are recognised by the configuration path on their command
+# line, so processes of any other Ceph on the host are never touched.
+ceph_cluster_pids() {
+  local pid cmd
+  for pid in /proc/[0-9]*; do
+    pid="${pid#/proc/}"
+    cmd="$( { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null)" || continue
+    case "$cmd" in
+      ceph-mon\ *"$CEPH_CONF_FILE"*|ceph-mgr\ *"$CEPH_CONF_FILE"*|ceph-osd\ *"$CEPH_CONF_FILE"*|ceph-mds\ *"$CEPH_CONF_FILE"*|/usr/bin/ceph-*"$CEPH_CONF_FILE"*)
+        echo "$pid" ;;
+    esac
+  done
+}
+
+# Debian's libcephfs-java (16.2.x) is the binding the connector targets; Maven Central
+# only has a 2014 build, so the Debian jar goes into the local Maven repository.
+# Prints the installed version.
+hco_install_libcephfs_jar() {
+  local jar version target
+  jar="$(readlink -f /usr/share/java/libcephfs.jar)"
+  version="$(basename "$jar" .jar)"
+  version="${version#libcephfs-}"
+  target="${MAVEN_REPO:-$HOME/.m2/repository}/com/ceph/libcephfs/$version/libcephfs-$version.jar"
+  if [ ! -f "$target" ] || ! cmp -s "$jar" "$target"; then
+    echo "installing $jar into the local Maven repository as com.ceph:libcephfs:$version" >&2
+    mvn -B -q -ntp install:install-file -Dfile="$jar" -DgroupId=com.ceph -DartifactId=libcephfs \
+      -Dversion="$version" -Dpackaging=jar >/dev/null
+  fi
+  echo "$version"
+}
