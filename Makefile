@@ -115,6 +115,11 @@ ceph-down: ## Stop the single-host Ceph and remove its data.
 
 ##@ Benchmarks
 
+.PHONY: bench-operator
+bench-operator: manifests envtest-assets ## Operator at scale on envtest: 200 HadoopClusters, API writes at rest, peak memory.
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) \
+		go run ./test/bench/operator $(BENCH_OPERATOR_ARGS)
+
 .PHONY: bench-datapath
 bench-datapath: ## TeraSort, TestDFSIO and raw overhead: CephFS vs HDFS vs file:// (long).
 	hack/bench-datapath.sh

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -23,27 +24,46 @@ import (
 
 func main() {
 	var (
-		metricsAddr     string
-		probeAddr       string
-		leaderElect     bool
+		cfg             config
 		watchNamespaces string
-		rookNamespace   string
+		rookNamespaces  string
 	)
-	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "Address the Prometheus metrics endpoint binds to; 0 disables it.")
-	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "Address the /healthz and /readyz probes bind to.")
-	flag.BoolVar(&leaderElect, "leader-elect", false, "Elect a leader so that only one of several replicas reconciles.")
-	flag.StringVar(&watchNamespaces, "watch-namespaces", "", "Comma-separated namespaces whose resources are reconciled; empty means all.")
-	flag.StringVar(&rookNamespace, "rook-namespace", "rook-ceph", "Namespace of the Rook CephCluster when a StorageBackend does not name one.")
+	flag.StringVar(&cfg.metricsAddr, "metrics-bind-address", ":8080", "Address the Prometheus metrics endpoint binds to; 0 disables it.")
+	flag.StringVar(&cfg.probeAddr, "health-probe-bind-address", ":8081", "Address the /healthz and /readyz probes bind to.")
+	flag.BoolVar(&cfg.leaderElect, "leader-elect", false, "Elect a leader so that only one of several replicas reconciles.")
+	flag.StringVar(&watchNamespaces, "watch-namespaces", "",
+		"Comma-separated namespaces whose resources are reconciled; empty means all. The operator then reads nothing outside "+
+			"these namespaces, --rook-namespace and --rook-namespaces: every Rook namespace a StorageBackend names must be "+
+			"listed in one of them, and NetworkAttachmentDefinitions must live in a watched namespace.")
+	flag.StringVar(&cfg.rookNamespace, "rook-namespace", "rook-ceph", "Namespace of the Rook CephCluster when a StorageBackend does not name one.")
+	flag.StringVar(&rookNamespaces, "rook-namespaces", "",
+		"Comma-separated further Rook namespaces that StorageBackends name, watched together with --watch-namespaces; "+
+			"without --watch-namespaces every namespace is watched and this has no effect.")
+	flag.StringVar(&cfg.hadoopImage, "hadoop-image", "",
+		"Hadoop image of HadoopClusters that do not set spec.image. Without it, such clusters are refused with ConfigReady=False, reason InvalidSpec.")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("setup")
 
-	if err := run(metricsAddr, probeAddr, leaderElect, splitNamespaces(watchNamespaces), rookNamespace); err != nil {
+	cfg.watchNamespaces = splitNamespaces(watchNamespaces)
+	cfg.rookNamespaces = splitNamespaces(rookNamespaces)
+	if err := run(cfg); err != nil {
 		log.Error(err, "manager stopped")
 		os.Exit(1)
 	}
+}
+
+// config is the manager's command line.
+type config struct {
+	metricsAddr     string
+	probeAddr       string
+	leaderElect     bool
+	watchNamespaces []string
+	rookNamespace   string
+	rookNamespaces  []string
+	hadoopImage     string
 }
 
 func newScheme() *runtime.Scheme {
@@ -54,28 +74,36 @@ func newScheme() *runtime.Scheme {
 	return s
 }
 
-func run(metricsAddr, probeAddr string, leaderElect bool, namespaces []string, rookNamespace string) error {
-	cacheOpts := cache.Options{}
-	if len(namespaces) > 0 {
-		// The Rook namespace must stay visible even when users' namespaces are limited:
-		// the operator reads mon endpoints and client Secrets there.
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{rookNamespace: {}}
-		for _, ns := range namespaces {
+func run(cfg config) error {
+	// No controller reads managed fields, and they are often the larger part of a
+	// cached object's metadata.
+	cacheOpts := cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
+	if len(cfg.watchNamespaces) > 0 {
+		// The Rook namespaces must stay visible even when users' namespaces are
+		// limited: the operator reads CephClusters, mon endpoints and client Secrets
+		// there.
+		cacheOpts.DefaultNamespaces = map[string]cache.Config{cfg.rookNamespace: {}}
+		for _, ns := range slices.Concat(cfg.watchNamespaces, cfg.rookNamespaces) {
 			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
 		}
 	}
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                 newScheme(),
 		Cache:                  cacheOpts,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         leaderElect,
+		Metrics:                metricsserver.Options{BindAddress: cfg.metricsAddr},
+		HealthProbeBindAddress: cfg.probeAddr,
+		LeaderElection:         cfg.leaderElect,
 		LeaderElectionID:       "hadoop-ceph-operator.hadoopceph.io",
 	})
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
 	}
-	if err := controllers.SetupWithManager(mgr, controllers.Options{RookNamespace: rookNamespace}); err != nil {
+	opts := controllers.Options{
+		RookNamespace:   cfg.rookNamespace,
+		HadoopImage:     cfg.hadoopImage,
+		WatchNamespaces: cfg.watchNamespaces,
+	}
+	if err := controllers.SetupWithManager(mgr, opts); err != nil {
 		return fmt.Errorf("setting up controllers: %w", err)
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {

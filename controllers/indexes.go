@@ -24,6 +24,12 @@ const (
 	indexKeySecret = "storagebackend.keySecret"
 	// indexStorageBackendRef: the StorageBackend a HadoopCluster uses.
 	indexStorageBackendRef = "hadoopcluster.storageBackendRef"
+	// indexNetworkAttachment: <namespace>/<name> of each NetworkAttachmentDefinition in
+	// a HadoopCluster's spec.network.attachments.
+	indexNetworkAttachment = "hadoopcluster.networkAttachment"
+	// indexExtendedResource: each extended resource a HadoopCluster's NodeManagers
+	// request.
+	indexExtendedResource = "hadoopcluster.extendedResource"
 )
 
 func setupIndexes(ctx context.Context, indexer client.FieldIndexer, rookNamespace string) error {
@@ -59,6 +65,22 @@ func setupIndexes(ctx context.Context, indexer client.FieldIndexer, rookNamespac
 		{&v1alpha1.HadoopCluster{}, indexStorageBackendRef, func(obj client.Object) []string {
 			return []string{obj.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef.Name}
 		}},
+		{&v1alpha1.HadoopCluster{}, indexNetworkAttachment, func(obj client.Object) []string {
+			hc := obj.(*v1alpha1.HadoopCluster)
+			out := make([]string, 0, len(hc.Spec.Network.Attachments))
+			for _, a := range hc.Spec.Network.Attachments {
+				out = append(out, attachmentKey(a, hc.Namespace))
+			}
+			return out
+		}},
+		{&v1alpha1.HadoopCluster{}, indexExtendedResource, func(obj client.Object) []string {
+			hc := obj.(*v1alpha1.HadoopCluster)
+			out := make([]string, 0, len(hc.Spec.Network.ExtendedResources))
+			for _, d := range hc.Spec.Network.ExtendedResources {
+				out = append(out, d.Name)
+			}
+			return out
+		}},
 	}
 	for _, idx := range indexes {
 		if err := indexer.IndexField(ctx, idx.obj, idx.field, idx.fn); err != nil {
@@ -67,3 +89,12 @@ func setupIndexes(ctx context.Context, indexer client.FieldIndexer, rookNamespac
 	}
 	return nil
 }
+
+// BenchmarkRun indexes: a HadoopCluster's runs, which queue on it, and the runs that
+// compare themselves with a baseline, which wait for it to succeed.
+const (
+	// indexBenchmarkClusterRef: the HadoopCluster a BenchmarkRun runs on.
+	indexBenchmarkClusterRef = "benchmarkrun.clusterRef"
+	// indexBenchmarkBaselineRef: the BenchmarkRun a BenchmarkRun compares with.
+	indexBenchmarkBaselineRef = "benchmarkrun.baselineRef"
+)

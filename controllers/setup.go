@@ -13,6 +13,11 @@ import (
 type Options struct {
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
+	// HadoopImage is the image of HadoopClusters that name none.
+	HadoopImage string
+	// WatchNamespaces are the namespaces the manager's cache is limited to; empty
+	// means all. Caches the reconcilers create for themselves follow it.
+	WatchNamespaces []string
 }
 
 // SetupWithManager registers every reconciler and the field indexes they share.
@@ -29,6 +34,28 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
+	}
+	hc := &HadoopClusterReconciler{
+		Client:          mgr.GetClient(),
+		Scheme:          mgr.GetScheme(),
+		Recorder:        mgr.GetEventRecorder("hadoopcluster-controller"),
+		RookNamespace:   opts.RookNamespace,
+		HadoopImage:     opts.HadoopImage,
+		WatchNamespaces: opts.WatchNamespaces,
+	}
+	if err := hc.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the HadoopCluster controller: %w", err)
+	}
+	br := &BenchmarkRunReconciler{
+		Client:        mgr.GetClient(),
+		APIReader:     mgr.GetAPIReader(),
+		Scheme:        mgr.GetScheme(),
+		Recorder:      mgr.GetEventRecorder("benchmarkrun-controller"),
+		RookNamespace: opts.RookNamespace,
+		HadoopImage:   opts.HadoopImage,
+	}
+	if err := br.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,7 +22,9 @@ import (
 // The envtest suite runs the real manager with every controller against a real
 // kube-apiserver that has this project's CRDs and Rook's released CRDs. No Rook
 // operator runs: the specs play its part by setting status phases on Rook objects and
-// writing the Secrets and ConfigMaps Rook would write.
+// writing the Secrets and ConfigMaps Rook would write. No kube-controller-manager or
+// scheduler runs either: specs play the StatefulSet controller and the scheduler by
+// writing the status they would, and nothing garbage-collects owned objects.
 
 var (
 	ctx       context.Context
@@ -43,6 +46,8 @@ var _ = BeforeSuite(func() {
 
 	env, err := testenv.New()
 	Expect(err).NotTo(HaveOccurred())
+	// Multus's NetworkAttachmentDefinition, which HadoopClusters' attachments name.
+	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join("testdata", "crds"))
 	cfg, err := env.Start()
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() {

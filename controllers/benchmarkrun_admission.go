@@ -1,0 +1,144 @@
+package controllers
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+)
+
+// admit decides whether an unfinished run may run its next stage: its baseline runs
+// the same workload, its cluster exists and is Ready, and no other run goes first on
+// that cluster. A run that already started keeps going whatever its cluster reports:
+// its Job runs or fails on its own, and the stage result says which.
+func (r *BenchmarkRunReconciler) admit(ctx context.Context, p *runPass) (bool, error) {
+	run := p.run
+	started := run.Status.StartTime != nil
+	if !started {
+		ok, err := r.checkBaselineWorkload(ctx, p)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+
+	ready, err := r.checkCluster(ctx, p)
+	if err != nil || started {
+		return started, err
+	}
+	if !ready {
+		if p.now.After(run.CreationTimestamp.Add(p.deadline())) {
+			c := meta.FindStatusCondition(run.Status.Conditions, v1alpha1.ConditionClusterReady)
+			p.fail(v1alpha1.ReasonDeadlineExceeded, fmt.Sprintf("spec.deadline (%s) passed before the run could start: %s", p.deadline(), c.Message))
+			return false, nil
+		}
+		p.waitUntilDeadline(run.CreationTimestamp.Time)
+		return false, nil
+	}
+
+	first, err := r.firstInQueue(ctx, run)
+	if err != nil {
+		return false, err
+	}
+	if first != run.Name {
+		p.setPhase(v1alpha1.BenchmarkPhaseQueued, v1alpha1.ReasonQueued,
+			fmt.Sprintf("waiting for BenchmarkRun %s, which runs first on HadoopCluster %s", first, run.Spec.ClusterRef.Name))
+		return false, nil
+	}
+	return true, nil
+}
+
+// checkBaselineWorkload fails a run whose baseline runs another workload: there would
+// be nothing to compare. A missing baseline does not stop the run; BaselineCompared
+// says it is missing.
+func (r *BenchmarkRunReconciler) checkBaselineWorkload(ctx context.Context, p *runPass) (bool, error) {
+	ref := p.run.Spec.BaselineRef
+	if ref == nil {
+		return true, nil
+	}
+	baseline := &v1alpha1.BenchmarkRun{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: p.run.Namespace, Name: ref.Name}, baseline)
+	switch {
+	case apierrors.IsNotFound(err):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading baseline BenchmarkRun %s: %w", ref.Name, err)
+	}
+	mine, theirs := benchmark.Workload(&p.run.Spec), benchmark.Workload(&baseline.Spec)
+	if mine == theirs {
+		return true, nil
+	}
+	message := fmt.Sprintf("spec.baselineRef names BenchmarkRun %s, which runs %s, not %s: name a %s run as the baseline", ref.Name, theirs, mine, mine)
+	p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineWorkloadMismatch, message)
+	p.fail(v1alpha1.ReasonBaselineWorkloadMismatch, message)
+	return false, nil
+}
+
+// checkCluster reports on ClusterReady whether the run's HadoopCluster exists and is
+// Ready, and while the run has not started, waits for it in Pending.
+func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (bool, error) {
+	run := p.run
+	name := run.Spec.ClusterRef.Name
+	waiting := func(reason, message string) {
+		p.set(v1alpha1.ConditionClusterReady, metav1.ConditionFalse, reason, message)
+		if run.Status.StartTime == nil {
+			p.setPhase(v1alpha1.BenchmarkPhasePending, reason, message)
+		}
+	}
+	hc := &v1alpha1.HadoopCluster{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, hc)
+	switch {
+	case apierrors.IsNotFound(err):
+		waiting(v1alpha1.ReasonHadoopClusterNotFound, fmt.Sprintf("HadoopCluster %s does not exist in namespace %s: the run waits until it is created or spec.deadline passes", name, run.Namespace))
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("reading HadoopCluster %s: %w", name, err)
+	}
+	ready := meta.FindStatusCondition(hc.Status.Conditions, v1alpha1.ConditionReady)
+	switch {
+	case ready == nil:
+		waiting(v1alpha1.ReasonHadoopClusterNotReady, fmt.Sprintf("waiting for HadoopCluster %s to be Ready (not reconciled yet)", name))
+		return false, nil
+	case ready.Status != metav1.ConditionTrue:
+		waiting(v1alpha1.ReasonHadoopClusterNotReady, fmt.Sprintf("waiting for HadoopCluster %s to be Ready (%s: %s)", name, ready.Reason, ready.Message))
+		return false, nil
+	}
+	p.cluster = hc
+	p.set(v1alpha1.ConditionClusterReady, metav1.ConditionTrue, v1alpha1.ReasonReconciled, fmt.Sprintf("HadoopCluster %s is Ready", name))
+	return true, nil
+}
+
+// firstInQueue names the run that goes first on the cluster: the one that started,
+// else the oldest unfinished one (by name when created in the same second).
+func (r *BenchmarkRunReconciler) firstInQueue(ctx context.Context, run *v1alpha1.BenchmarkRun) (string, error) {
+	runs := &v1alpha1.BenchmarkRunList{}
+	if err := r.List(ctx, runs, client.InNamespace(run.Namespace), client.MatchingFields{indexBenchmarkClusterRef: run.Spec.ClusterRef.Name}); err != nil {
+		return "", fmt.Errorf("listing BenchmarkRuns on HadoopCluster %s: %w", run.Spec.ClusterRef.Name, err)
+	}
+	var queue []v1alpha1.BenchmarkRun
+	for _, other := range runs.Items {
+		if ph := other.Status.Phase; other.Name != run.Name && ph != v1alpha1.BenchmarkPhaseSucceeded && ph != v1alpha1.BenchmarkPhaseFailed {
+			queue = append(queue, other)
+		}
+	}
+	// This pass's own view of the run, not the cache's, which may be behind it.
+	queue = append(queue, *run)
+	first := slices.MinFunc(queue, func(a, b v1alpha1.BenchmarkRun) int {
+		aStarted, bStarted := a.Status.StartTime != nil, b.Status.StartTime != nil
+		if aStarted != bStarted {
+			if aStarted {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Name, b.Name))
+	})
+	return first.Name, nil
+}

@@ -1,0 +1,72 @@
+package controllers
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// A run waiting for a cluster that never comes fails once spec.deadline has passed
+// since its creation, measured with the reconciler's clock.
+func TestPendingRunFailsAtItsDeadline(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	created := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+	run := &v1alpha1.BenchmarkRun{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "early", CreationTimestamp: metav1.NewTime(created)},
+		Spec: v1alpha1.BenchmarkRunSpec{
+			ClusterRef: v1alpha1.LocalObjectReference{Name: "missing"},
+			WordCount:  &v1alpha1.WordCountWorkload{InputPath: "/datasets/words"},
+			Deadline:   &metav1.Duration{Duration: time.Hour},
+		},
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(run).WithStatusSubresource(run).Build()
+	clock := clocktesting.NewFakePassiveClock(created.Add(20 * time.Minute))
+	r := &BenchmarkRunReconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: events.NewFakeRecorder(10), Clock: clock}
+	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
+
+	readyReason := func() (v1alpha1.BenchmarkPhase, string) {
+		t.Helper()
+		got := &v1alpha1.BenchmarkRun{}
+		if err := c.Get(context.Background(), req.NamespacedName, got); err != nil {
+			t.Fatal(err)
+		}
+		ready := meta.FindStatusCondition(got.Status.Conditions, v1alpha1.ConditionReady)
+		if ready == nil {
+			t.Fatal("no Ready condition")
+		}
+		return got.Status.Phase, ready.Reason
+	}
+
+	result, err := r.Reconcile(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result.RequeueAfter != 40*time.Minute {
+		t.Errorf("RequeueAfter = %s, want the 40m left of the deadline", result.RequeueAfter)
+	}
+	if phase, reason := readyReason(); phase != v1alpha1.BenchmarkPhasePending || reason != v1alpha1.ReasonHadoopClusterNotFound {
+		t.Errorf("after 20m: %s/%s, want Pending/%s", phase, reason, v1alpha1.ReasonHadoopClusterNotFound)
+	}
+
+	clock.SetTime(created.Add(61 * time.Minute))
+	if _, err := r.Reconcile(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if phase, reason := readyReason(); phase != v1alpha1.BenchmarkPhaseFailed || reason != v1alpha1.ReasonDeadlineExceeded {
+		t.Errorf("after 61m: %s/%s, want Failed/%s", phase, reason, v1alpha1.ReasonDeadlineExceeded)
+	}
+}

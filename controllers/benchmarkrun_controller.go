@@ -1,0 +1,211 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+)
+
+// BenchmarkRunReconciler runs a BenchmarkRun's stages one Job at a time on its
+// HadoopCluster, one run per cluster at a time, and reads each stage's result from
+// the termination messages of its pods.
+type BenchmarkRunReconciler struct {
+	client.Client
+	// APIReader reads a stage's pods once its Job has finished. Pods are not cached:
+	// each stage's are read once, and a cache of every pod would cost far more memory
+	// than those reads cost time.
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
+	Recorder  events.EventRecorder
+	// RookNamespace is used when a StorageBackend names no Rook namespace.
+	RookNamespace string
+	// HadoopImage is the image of clusters that name none.
+	HadoopImage string
+	// Clock tells the time that spec.deadline is measured with; the real clock when nil.
+	Clock clock.PassiveClock
+}
+
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=benchmarkruns,verbs=get;list;watch
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=benchmarkruns/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=hadoopceph.io,resources=hadoopclusters;storagebackends,verbs=get;list;watch
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile runs one pass: admission (baseline workload, cluster, queue) and the next
+// stage while the run is unfinished, then the summary, the baseline comparison and
+// the metrics, and a status patch written at the end whatever happened.
+//
+// There is no finalizer: the stage Jobs carry owner references and go with the run.
+// BenchmarkRuns have no spec.paused: a run that should not start is deleted instead,
+// as its spec cannot change.
+func (r *BenchmarkRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	run := &v1alpha1.BenchmarkRun{}
+	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !run.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+
+	p := newRunPass(run, r.now())
+	defer func() {
+		retErr = errors.Join(retErr, r.writeStatus(ctx, p, retErr))
+		if retErr == nil && p.requeue > 0 {
+			result = ctrl.Result{RequeueAfter: p.requeue}
+		}
+	}()
+
+	if !p.finished() {
+		admitted, err := r.admit(ctx, p)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if admitted {
+			if err := r.runStages(ctx, p); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
+	}
+	run.Status.Summary = benchmark.Summarize(&run.Spec, run.Status.Stages)
+	if err := r.compareBaseline(ctx, p); err != nil {
+		return ctrl.Result{}, err
+	}
+	if run.Status.Phase == v1alpha1.BenchmarkPhaseSucceeded {
+		recordMetrics(run)
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *BenchmarkRunReconciler) now() time.Time {
+	if r.Clock == nil {
+		return time.Now()
+	}
+	return r.Clock.Now()
+}
+
+// writeStatus patches the status when the pass changed it, so a run at rest causes
+// no writes. Stage results are kept even when the pass failed later on: they record
+// Jobs that exist. The patch is conditional on the resourceVersion the pass read; a
+// pass that started from an outdated cache writes nothing and is repeated shortly.
+func (r *BenchmarkRunReconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr error) error {
+	st := &p.run.Status
+	old := p.base.Status
+	if reconcileErr == nil {
+		st.ObservedGeneration = p.run.Generation
+	}
+	p.summarize()
+	if equality.Semantic.DeepEqual(old, *st) {
+		return nil
+	}
+	err := r.Status().Patch(ctx, p.run, client.MergeFromWithOptions(p.base, client.MergeFromWithOptimisticLock{}))
+	switch {
+	case apierrors.IsConflict(err):
+		p.requeue = staleRetry
+		return nil
+	case apierrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("patching status: %w", err)
+	}
+	r.recordRunChanges(p.run, old.Conditions, st.Conditions)
+	return nil
+}
+
+// SetupWithManager watches the run's Jobs, its cluster and the runs it waits for:
+// those queued before it on the same cluster and its baseline.
+func (r *BenchmarkRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := setupBenchmarkRunIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return fmt.Errorf("registering BenchmarkRun field indexes: %w", err)
+	}
+	// A run cares whether its cluster exists and is Ready, nothing else about it.
+	clusterReadiness := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		return readyStatus(e.ObjectOld.(*v1alpha1.HadoopCluster).Status.Conditions) !=
+			readyStatus(e.ObjectNew.(*v1alpha1.HadoopCluster).Status.Conditions)
+	}}
+	// Queued runs and runs comparing with a baseline wait for another run to finish.
+	runPhase := predicate.Funcs{
+		CreateFunc: func(event.CreateEvent) bool { return false },
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return e.ObjectOld.(*v1alpha1.BenchmarkRun).Status.Phase != e.ObjectNew.(*v1alpha1.BenchmarkRun).Status.Phase
+		},
+		GenericFunc: func(event.GenericEvent) bool { return false },
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("benchmarkrun").
+		For(&v1alpha1.BenchmarkRun{}).
+		Owns(&batchv1.Job{}).
+		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byCluster), builder.WithPredicates(clusterReadiness)).
+		Watches(&v1alpha1.BenchmarkRun{}, handler.EnqueueRequestsFromMapFunc(r.byOtherRun), builder.WithPredicates(runPhase)).
+		Complete(r)
+}
+
+func setupBenchmarkRunIndexes(ctx context.Context, indexer client.FieldIndexer) error {
+	if err := indexer.IndexField(ctx, &v1alpha1.BenchmarkRun{}, indexBenchmarkClusterRef, func(obj client.Object) []string {
+		return []string{obj.(*v1alpha1.BenchmarkRun).Spec.ClusterRef.Name}
+	}); err != nil {
+		return err
+	}
+	return indexer.IndexField(ctx, &v1alpha1.BenchmarkRun{}, indexBenchmarkBaselineRef, func(obj client.Object) []string {
+		if ref := obj.(*v1alpha1.BenchmarkRun).Spec.BaselineRef; ref != nil {
+			return []string{ref.Name}
+		}
+		return nil
+	})
+}
+
+func readyStatus(conditions []metav1.Condition) string {
+	if c := meta.FindStatusCondition(conditions, v1alpha1.ConditionReady); c != nil {
+		return string(c.Status)
+	}
+	return ""
+}
+
+// byCluster maps a HadoopCluster to the runs on it.
+func (r *BenchmarkRunReconciler) byCluster(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.runsMatching(ctx, obj.GetNamespace(), indexBenchmarkClusterRef, obj.GetName(), "")
+}
+
+// byOtherRun maps a run whose phase changed to the runs queued on the same cluster
+// and the runs using it as their baseline.
+func (r *BenchmarkRunReconciler) byOtherRun(ctx context.Context, obj client.Object) []reconcile.Request {
+	run := obj.(*v1alpha1.BenchmarkRun)
+	out := r.runsMatching(ctx, run.Namespace, indexBenchmarkClusterRef, run.Spec.ClusterRef.Name, run.Name)
+	return append(out, r.runsMatching(ctx, run.Namespace, indexBenchmarkBaselineRef, run.Name, run.Name)...)
+}
+
+func (r *BenchmarkRunReconciler) runsMatching(ctx context.Context, namespace, field, value, except string) []reconcile.Request {
+	runs := &v1alpha1.BenchmarkRunList{}
+	if err := r.List(ctx, runs, client.InNamespace(namespace), client.MatchingFields{field: value}); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "listing BenchmarkRuns", field, value)
+		return nil
+	}
+	var out []reconcile.Request
+	for i := range runs.Items {
+		if name := runs.Items[i].Name; name != except {
+			out = append(out, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: namespace, Name: name}})
+		}
+	}
+	return out
+}

@@ -1,0 +1,349 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// runStages walks the plan: steps that succeeded are skipped, the first other one is
+// started or, once its Job has finished, evaluated; a run whose steps all succeeded
+// has succeeded. Several steps can finish in one pass when their Jobs are done.
+func (r *BenchmarkRunReconciler) runStages(ctx context.Context, p *runPass) error {
+	run := p.run
+	plan := benchmark.Plan(&run.Spec)
+	for i, step := range plan {
+		at := stageIndex(run.Status.Stages, step)
+		if at >= 0 && run.Status.Stages[at].Phase == v1alpha1.StagePhaseSucceeded {
+			continue
+		}
+		p.progress(i, plan)
+		done, err := r.runStep(ctx, p, step)
+		if err != nil || !done {
+			return err
+		}
+	}
+	p.setPhase(v1alpha1.BenchmarkPhaseSucceeded, v1alpha1.ReasonSucceeded,
+		fmt.Sprintf("all %d stages of %d repetition(s) succeeded", len(plan), max(run.Spec.Repetitions, 1)))
+	p.run.Status.Progress.Message = fmt.Sprintf("done: %d of %d stages", len(plan), len(plan))
+	p.complete()
+	return nil
+}
+
+// runStep starts step's Job or reads its result, and reports whether the step
+// succeeded, so that the next one may start.
+func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step benchmark.Step) (bool, error) {
+	run := p.run
+	name := benchmark.JobName(run, step)
+	where := fmt.Sprintf("stage %s of repetition %d", step.Stage, step.Repetition)
+	job := &batchv1.Job{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, job)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return false, fmt.Errorf("reading Job %s: %w", name, err)
+	}
+	exists := err == nil
+	if exists && !metav1.IsControlledBy(job, run) {
+		message := fmt.Sprintf("%s cannot run: Job %s exists and is not controlled by this run; delete it, or create the run under another name", where, name)
+		p.recordStage(v1alpha1.StageResult{Stage: step.Stage, Repetition: step.Repetition, Phase: v1alpha1.StagePhaseFailed, JobName: name, Message: message})
+		p.fail(v1alpha1.ReasonStageFailed, message)
+		return false, nil
+	}
+
+	if run.Status.StartTime != nil && !p.now.Before(run.Status.StartTime.Add(p.deadline())) && (!exists || !jobFinished(job)) {
+		return false, r.stopAtDeadline(ctx, p, step, job, exists)
+	}
+	if !exists {
+		return false, r.startStep(ctx, p, step)
+	}
+
+	if run.Status.StartTime == nil {
+		// The pass that created the Job did not get to record the start.
+		run.Status.StartTime = job.CreationTimestamp.DeepCopy()
+	}
+	p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonRunning, run.Status.Progress.Message)
+	if !jobFinished(job) {
+		if stageIndex(run.Status.Stages, step) < 0 {
+			p.recordStage(runningStage(step, job))
+		}
+		p.waitUntilDeadline(run.Status.StartTime.Time)
+		return false, nil
+	}
+
+	outcome, err := r.evaluate(ctx, p, step, job)
+	if err != nil {
+		return false, err
+	}
+	res := outcome.Result
+	res.Repetition, res.JobName = step.Repetition, name
+	if res.StartTime == nil {
+		res.StartTime = job.Status.StartTime
+	}
+	if res.CompletionTime == nil {
+		res.CompletionTime = job.Status.CompletionTime
+	}
+	p.recordStage(res)
+	if res.Phase == v1alpha1.StagePhaseSucceeded {
+		r.event(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageSucceeded, "Evaluate",
+			fmt.Sprintf("%s succeeded in %s (%s)", where, durationText(res.Duration), res.Throughput))
+		return true, nil
+	}
+	message := where + " failed: " + res.Message
+	r.event(run, job, corev1.EventTypeWarning, v1alpha1.EventReasonStageFailed, "Evaluate", message)
+	p.fail(outcome.Reason, message)
+	return false, nil
+}
+
+// startStep creates step's Job with the time that is left of the deadline.
+func (r *BenchmarkRunReconciler) startStep(ctx context.Context, p *runPass, step benchmark.Step) error {
+	run := p.run
+	if p.cluster == nil {
+		p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonHadoopClusterNotReady,
+			fmt.Sprintf("%s waits for HadoopCluster %s to be Ready", run.Status.Progress.Message, run.Spec.ClusterRef.Name))
+		p.waitUntilDeadline(run.Status.StartTime.Time)
+		return nil
+	}
+	if run.Status.StartTime == nil {
+		run.Status.StartTime = &metav1.Time{Time: p.now}
+	}
+	left := run.Status.StartTime.Add(p.deadline()).Sub(p.now)
+	in, err := r.jobInput(ctx, p)
+	if err != nil {
+		return err
+	}
+	job, err := benchmark.Job(in, step, left)
+	if err != nil {
+		return err
+	}
+	if err := controllerutil.SetControllerReference(run, job, r.Scheme); err != nil {
+		return err
+	}
+	if err := r.Create(ctx, job); err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			// The cache has not seen the Job this run created in an earlier pass yet.
+			p.requeue = staleRetry
+			return nil
+		}
+		return fmt.Errorf("creating Job %s: %w", job.Name, err)
+	}
+	p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonRunning, run.Status.Progress.Message)
+	p.recordStage(runningStage(step, job))
+	r.event(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageStarted, "Start",
+		fmt.Sprintf("%s, with Job %s", run.Status.Progress.Message, job.Name))
+	p.waitUntilDeadline(run.Status.StartTime.Time)
+	return nil
+}
+
+// stopAtDeadline fails the run whose deadline passed during step and deletes the
+// step's Job, whose activeDeadlineSeconds stops it at the same time on its own.
+func (r *BenchmarkRunReconciler) stopAtDeadline(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job, exists bool) error {
+	message := fmt.Sprintf("spec.deadline (%s) passed during stage %s of repetition %d", p.deadline(), step.Stage, step.Repetition)
+	if exists {
+		if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("deleting Job %s: %w", job.Name, err)
+		}
+	}
+	res := v1alpha1.StageResult{Stage: step.Stage, Repetition: step.Repetition, Phase: v1alpha1.StagePhaseFailed, Message: message}
+	if exists {
+		res.JobName = job.Name
+		res.StartTime = job.Status.StartTime
+	}
+	p.recordStage(res)
+	p.fail(v1alpha1.ReasonDeadlineExceeded, message)
+	return nil
+}
+
+// evaluate reads the reports in the termination messages of the Job's pods. A Job
+// the Job controller stopped at its deadline has no report to read.
+func (r *BenchmarkRunReconciler) evaluate(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) (benchmark.Outcome, error) {
+	failure := jobCondition(job, batchv1.JobFailed)
+	if failure != nil && failure.Reason == batchv1.JobReasonDeadlineExceeded {
+		return benchmark.Outcome{
+			Result: v1alpha1.StageResult{Stage: step.Stage, Phase: v1alpha1.StagePhaseFailed,
+				Message: fmt.Sprintf("spec.deadline (%s) passed: the Job was stopped (%s)", p.deadline(), failure.Message)},
+			Reason: v1alpha1.ReasonDeadlineExceeded,
+		}, nil
+	}
+	reports, unreadable, err := r.stageReports(ctx, job, step)
+	if err != nil {
+		return benchmark.Outcome{}, err
+	}
+	if len(unreadable) > 0 {
+		return benchmark.Outcome{
+			Result: v1alpha1.StageResult{Stage: step.Stage, Phase: v1alpha1.StagePhaseFailed, Message: truncateText(strings.Join(unreadable, "; "), 1024)},
+			Reason: v1alpha1.ReasonResultUnreadable,
+		}, nil
+	}
+	outcome := benchmark.Evaluate(benchmark.StageReports{
+		Stage:           step.Stage,
+		Reports:         reports,
+		Scheme:          benchmark.SchemeCeph,
+		TeraGenChecksum: teraGenChecksum(p.run.Status.Stages, step.Repetition),
+	})
+	if failure != nil && outcome.Result.Phase == v1alpha1.StagePhaseSucceeded {
+		// The runner reported success and its pod failed all the same, for example
+		// killed after writing the report: the stage's figures cannot be trusted.
+		outcome.Result.Phase = v1alpha1.StagePhaseFailed
+		outcome.Result.Message = fmt.Sprintf("the Job failed (%s: %s)", failure.Reason, failure.Message)
+		outcome.Reason = v1alpha1.ReasonStageFailed
+	}
+	return outcome, nil
+}
+
+// stageReports decodes the termination message of each pod of the Job, in pod name
+// order; messages that hold no report are returned as text.
+func (r *BenchmarkRunReconciler) stageReports(ctx context.Context, job *batchv1.Job, step benchmark.Step) ([]*benchmark.Report, []string, error) {
+	pods := &corev1.PodList{}
+	if err := r.APIReader.List(ctx, pods, client.InNamespace(job.Namespace), client.MatchingLabels{
+		benchmark.LabelRun:        job.Labels[benchmark.LabelRun],
+		benchmark.LabelStage:      string(step.Stage),
+		benchmark.LabelRepetition: strconv.Itoa(int(step.Repetition)),
+	}); err != nil {
+		return nil, nil, fmt.Errorf("listing the pods of Job %s: %w", job.Name, err)
+	}
+	slices.SortFunc(pods.Items, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
+	var reports []*benchmark.Report
+	var unreadable []string
+	for i := range pods.Items {
+		pod := &pods.Items[i]
+		if !metav1.IsControlledBy(pod, job) {
+			continue
+		}
+		message, ok := terminationMessage(pod)
+		if !ok {
+			continue
+		}
+		report, err := benchmark.DecodeReport(message)
+		if err != nil {
+			unreadable = append(unreadable, fmt.Sprintf("pod %s: %v: %q", pod.Name, err, truncateText(message, 256)))
+			continue
+		}
+		reports = append(reports, report)
+	}
+	return reports, unreadable, nil
+}
+
+// terminationMessage is the message of the pod's terminated container.
+func terminationMessage(pod *corev1.Pod) (string, bool) {
+	for _, c := range pod.Status.ContainerStatuses {
+		if t := c.State.Terminated; t != nil {
+			return t.Message, true
+		}
+	}
+	return "", false
+}
+
+// jobInput is the cluster as the run's stages see it: its storage resolved as the
+// HadoopCluster controller resolves it.
+func (r *BenchmarkRunReconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
+	hc := p.cluster
+	sb := &v1alpha1.StorageBackend{}
+	key := client.ObjectKey{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}
+	if err := r.Get(ctx, key, sb); err != nil {
+		return benchmark.Input{}, fmt.Errorf("reading StorageBackend %s of HadoopCluster %s: %w", key.Name, hc.Name, err)
+	}
+	st := sb.Status
+	if ready := meta.FindStatusCondition(st.Conditions, v1alpha1.ConditionReady); ready == nil || ready.Status != metav1.ConditionTrue || st.ClientConfigSecret == "" {
+		return benchmark.Input{}, fmt.Errorf("StorageBackend %s of HadoopCluster %s is not Ready", key.Name, hc.Name)
+	}
+	storage := hadoop.Storage{
+		Filesystem:         st.FilesystemName,
+		RootPath:           st.RootPath,
+		ClientID:           st.ClientID,
+		ClientConfigSecret: st.ClientConfigSecret,
+		ClientConfigHash:   st.ClientConfigHash,
+	}
+	if sb.Spec.CephFS.Rook != nil {
+		storage.RookNamespace = rook.Namespace(sb, r.RookNamespace)
+		public, _, err := (&HadoopClusterReconciler{Client: r.Client}).publicNetwork(ctx, storage.RookNamespace)
+		if err != nil {
+			return benchmark.Input{}, err
+		}
+		storage.PublicNetwork = public
+	}
+	return benchmark.Input{
+		Run:        p.run,
+		Cluster:    hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
+		ConfigHash: hc.Status.ConfigHash,
+	}, nil
+}
+
+// recordStage puts res in status.stages, replacing the entry of the same stage and
+// repetition.
+func (p *runPass) recordStage(res v1alpha1.StageResult) {
+	stages := &p.run.Status.Stages
+	if i := stageIndex(*stages, benchmark.Step{Stage: res.Stage, Repetition: res.Repetition}); i >= 0 {
+		(*stages)[i] = res
+		return
+	}
+	*stages = append(*stages, res)
+}
+
+func runningStage(step benchmark.Step, job *batchv1.Job) v1alpha1.StageResult {
+	start := job.Status.StartTime
+	if start == nil {
+		start = &job.CreationTimestamp
+	}
+	if start.IsZero() {
+		start = nil
+	}
+	return v1alpha1.StageResult{Stage: step.Stage, Repetition: step.Repetition, Phase: v1alpha1.StagePhaseRunning, JobName: job.Name, StartTime: start}
+}
+
+func stageIndex(stages []v1alpha1.StageResult, step benchmark.Step) int {
+	return slices.IndexFunc(stages, func(s v1alpha1.StageResult) bool {
+		return s.Stage == step.Stage && s.Repetition == step.Repetition
+	})
+}
+
+// teraGenChecksum is the TeraGen checksum of repetition rep, which its TeraValidate
+// must report.
+func teraGenChecksum(stages []v1alpha1.StageResult, rep int32) string {
+	i := stageIndex(stages, benchmark.Step{Stage: v1alpha1.StageTeraGen, Repetition: rep})
+	if i < 0 || stages[i].Counters == nil {
+		return ""
+	}
+	return stages[i].Counters.TeraGenChecksum
+}
+
+func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
+	for i, c := range job.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return &job.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func jobFinished(job *batchv1.Job) bool {
+	return jobCondition(job, batchv1.JobComplete) != nil || jobCondition(job, batchv1.JobFailed) != nil
+}
+
+func durationText(d *metav1.Duration) string {
+	if d == nil {
+		return "an unknown time"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}

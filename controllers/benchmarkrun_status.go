@@ -1,0 +1,159 @@
+package controllers
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+)
+
+// defaultDeadline is spec.deadline's API default, for runs that predate it.
+const defaultDeadline = 24 * time.Hour
+
+// runPass carries one reconcile of a BenchmarkRun. Its status is history (the stages
+// that ran, when the run started and ended) plus what the pass derives from it, so
+// the pass starts from the status as read.
+type runPass struct {
+	// base is the run as read, the origin of the status patch.
+	base *v1alpha1.BenchmarkRun
+	run  *v1alpha1.BenchmarkRun
+	now  time.Time
+	// cluster is the run's HadoopCluster once it is known to be Ready.
+	cluster *v1alpha1.HadoopCluster
+	// phaseReason and phaseMessage explain the phase on Ready.
+	phaseReason, phaseMessage string
+	// requeue asks for another pass after this long, for a deadline to be checked.
+	requeue time.Duration
+}
+
+func newRunPass(run *v1alpha1.BenchmarkRun, now time.Time) *runPass {
+	p := &runPass{base: run.DeepCopy(), run: run, now: now}
+	run.Status.Workload = benchmark.Workload(&run.Spec)
+	if c := meta.FindStatusCondition(run.Status.Conditions, v1alpha1.ConditionReady); c != nil {
+		p.phaseReason, p.phaseMessage = c.Reason, c.Message
+	}
+	return p
+}
+
+func (p *runPass) finished() bool {
+	ph := p.run.Status.Phase
+	return ph == v1alpha1.BenchmarkPhaseSucceeded || ph == v1alpha1.BenchmarkPhaseFailed
+}
+
+// deadline is spec.deadline.
+func (p *runPass) deadline() time.Duration {
+	if d := p.run.Spec.Deadline; d != nil {
+		return d.Duration
+	}
+	return defaultDeadline
+}
+
+// waitUntilDeadline asks for a pass when the deadline, counted from since, passes.
+func (p *runPass) waitUntilDeadline(since time.Time) {
+	left := since.Add(p.deadline()).Sub(p.now)
+	if p.requeue == 0 || left < p.requeue {
+		p.requeue = max(left, time.Second)
+	}
+}
+
+func (p *runPass) setPhase(phase v1alpha1.BenchmarkPhase, reason, message string) {
+	p.run.Status.Phase = phase
+	p.phaseReason, p.phaseMessage = reason, message
+}
+
+// fail ends the run.
+func (p *runPass) fail(reason, message string) {
+	p.setPhase(v1alpha1.BenchmarkPhaseFailed, reason, message)
+	p.complete()
+}
+
+func (p *runPass) complete() {
+	if p.run.Status.CompletionTime == nil {
+		p.run.Status.CompletionTime = &metav1.Time{Time: p.now}
+	}
+	p.requeue = 0
+}
+
+func (p *runPass) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
+	meta.SetStatusCondition(&p.run.Status.Conditions, metav1.Condition{
+		Type:               conditionType,
+		Status:             status,
+		Reason:             reason,
+		Message:            message,
+		ObservedGeneration: p.run.Generation,
+	})
+}
+
+// summarize sets Ready from the phase: True once the run succeeded, else the reason
+// the phase has.
+func (p *runPass) summarize() {
+	if p.phaseReason == "" {
+		return
+	}
+	status := metav1.ConditionFalse
+	if p.run.Status.Phase == v1alpha1.BenchmarkPhaseSucceeded {
+		status = metav1.ConditionTrue
+	}
+	p.set(v1alpha1.ConditionReady, status, p.phaseReason, p.phaseMessage)
+}
+
+// progress points status.progress at step i (0-based) of plan.
+func (p *runPass) progress(i int, plan []benchmark.Step) {
+	s := plan[i]
+	p.run.Status.Progress = &v1alpha1.BenchmarkProgress{
+		Step:       int32(i + 1),
+		Steps:      int32(len(plan)),
+		Stage:      s.Stage,
+		Repetition: s.Repetition,
+		Message:    fmt.Sprintf("stage %d of %d: %s, repetition %d", i+1, len(plan), s.Stage, s.Repetition),
+	}
+}
+
+// runWarnings are Ready reasons that end a run, or keep it from starting, until a
+// user acts.
+var runWarnings = map[string]bool{
+	v1alpha1.ReasonHadoopClusterNotFound:    true,
+	v1alpha1.ReasonStageFailed:              true,
+	v1alpha1.ReasonValidationFailed:         true,
+	v1alpha1.ReasonInputPathNotFound:        true,
+	v1alpha1.ReasonDeadlineExceeded:         true,
+	v1alpha1.ReasonResultUnreadable:         true,
+	v1alpha1.ReasonBaselineNotFound:         true,
+	v1alpha1.ReasonBaselineWorkloadMismatch: true,
+	v1alpha1.ReasonReconcileError:           true,
+}
+
+// recordRunChanges turns condition changes into events, once each when they start;
+// Ready repeating another condition's new reason is one event. Running is left out:
+// StageStarted says more.
+func (r *BenchmarkRunReconciler) recordRunChanges(run *v1alpha1.BenchmarkRun, before, after []metav1.Condition) {
+	recorded := map[string]bool{}
+	for _, c := range after {
+		old := meta.FindStatusCondition(before, c.Type)
+		if old != nil && old.Status == c.Status && old.Reason == c.Reason {
+			continue
+		}
+		if c.Reason == v1alpha1.ReasonRunning || c.Reason == v1alpha1.ReasonReconciled || recorded[c.Reason] {
+			continue
+		}
+		recorded[c.Reason] = true
+		eventType := corev1.EventTypeNormal
+		if runWarnings[c.Reason] {
+			eventType = corev1.EventTypeWarning
+		}
+		r.event(run, nil, eventType, c.Reason, "Reconcile", c.Type+": "+c.Message)
+	}
+}
+
+func (r *BenchmarkRunReconciler) event(run *v1alpha1.BenchmarkRun, related runtime.Object, eventType, reason, action, note string) {
+	if len(note) > maxEventNote {
+		note = note[:maxEventNote-3] + "..."
+	}
+	r.Recorder.Eventf(run, related, eventType, reason, action, "%s", note)
+}

@@ -1,0 +1,266 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+)
+
+// SetupWithManager watches every input of a cluster, so that no pass has to poll:
+// its children, its StorageBackend, the CephCluster that may put Ceph on Multus, the
+// NetworkAttachmentDefinitions (when Multus is installed), the nodes' extended
+// resources and the scheduling of its pods.
+func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	served, err := servesNetworkAttachments(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.attachmentsServed = served
+
+	workloads, err := newWorkloadCache(mgr, r.WatchNamespaces)
+	if err != nil {
+		return fmt.Errorf("creating the cache of Hadoop pods and nodes: %w", err)
+	}
+	if err := mgr.Add(workloads); err != nil {
+		return err
+	}
+	r.workloads = workloads
+
+	// Spec changes only: the status this controller writes must not bring another pass.
+	specChanged := predicate.GenerationChangedPredicate{}
+	// A StorageBackend matters through its spec (the Rook namespace) and its status.
+	backendChanged := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		old, cur := e.ObjectOld.(*v1alpha1.StorageBackend), e.ObjectNew.(*v1alpha1.StorageBackend)
+		return old.Generation != cur.Generation || !equality.Semantic.DeepEqual(old.Status, cur.Status)
+	}}
+	// The disruption controller rewrites a PodDisruptionBudget's status whenever pods
+	// come and go; only changes to what the operator applies matter.
+	budgetChanged := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		old, cur := e.ObjectOld, e.ObjectNew
+		return old.GetGeneration() != cur.GetGeneration() || !maps.Equal(old.GetLabels(), cur.GetLabels()) ||
+			!maps.Equal(old.GetAnnotations(), cur.GetAnnotations()) || !equality.Semantic.DeepEqual(old.GetOwnerReferences(), cur.GetOwnerReferences())
+	}}
+	createOrDelete := predicate.Funcs{
+		UpdateFunc:  func(event.UpdateEvent) bool { return false },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+	}
+
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named("hadoopcluster").
+		// A pass mostly waits for the API server, up to nine applies in a row; a few
+		// workers keep a burst of new clusters from queueing behind one another. One
+		// cluster is never reconciled by two workers at once.
+		WithOptions(controller.Options{MaxConcurrentReconciles: maxConcurrentClusterPasses}).
+		For(&v1alpha1.HadoopCluster{}, builder.WithPredicates(specChanged)).
+		Owns(&appsv1.StatefulSet{}).
+		Owns(&corev1.Service{}, builder.OnlyMetadata).
+		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
+		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
+		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata, builder.WithPredicates(budgetChanged)).
+		Watches(&v1alpha1.StorageBackend{}, handler.EnqueueRequestsFromMapFunc(r.byStorageBackend), builder.WithPredicates(backendChanged)).
+		Watches(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookObject), builder.WithPredicates(specChanged)).
+		WatchesRawSource(source.Kind(workloads, &corev1.Pod{},
+			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
+		WatchesRawSource(source.Kind(workloads, &corev1.Node{},
+			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), allocatableChanged()))
+	if served {
+		nad := &metav1.PartialObjectMetadata{}
+		nad.SetGroupVersionKind(networkAttachmentGVK)
+		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(createOrDelete))
+	} else {
+		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed and the operator restarted")
+	}
+	return b.Complete(r)
+}
+
+// maxConcurrentClusterPasses is the number of HadoopClusters reconciled at once.
+const maxConcurrentClusterPasses = 4
+
+// hadoopPodSelector selects the pods of every HadoopCluster's StatefulSets.
+func hadoopPodSelector() (labels.Selector, error) {
+	name, err := labels.NewRequirement(hadoop.LabelName, selection.Equals, []string{hadoop.AppName})
+	if err != nil {
+		return nil, err
+	}
+	managed, err := labels.NewRequirement(rook.LabelManagedBy, selection.Equals, []string{rook.ManagedBy})
+	if err != nil {
+		return nil, err
+	}
+	component, err := labels.NewRequirement(hadoop.LabelComponent, selection.In,
+		[]string{string(hadoop.ResourceManager), string(hadoop.NodeManager), string(hadoop.JobHistory)})
+	if err != nil {
+		return nil, err
+	}
+	return labels.NewSelector().Add(*name, *managed, *component), nil
+}
+
+// newWorkloadCache is a cache of its own for pods and nodes, the two kinds whose
+// numbers grow with the Kubernetes cluster rather than with the operator's objects.
+// It holds only the Hadoop pods, and of pods and nodes only what the status reads:
+// the PodScheduled condition, and the extended resources a node offers. The manager's
+// cache would hold every pod and node whole.
+func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error) {
+	selector, err := hadoopPodSelector()
+	if err != nil {
+		return nil, err
+	}
+	var podNamespaces map[string]cache.Config
+	if len(namespaces) > 0 {
+		podNamespaces = map[string]cache.Config{}
+		for _, ns := range namespaces {
+			podNamespaces[ns] = cache.Config{}
+		}
+	}
+	return cache.New(mgr.GetConfig(), cache.Options{
+		HTTPClient:                  mgr.GetHTTPClient(),
+		Scheme:                      mgr.GetScheme(),
+		Mapper:                      mgr.GetRESTMapper(),
+		ReaderFailOnMissingInformer: true,
+		ByObject: map[client.Object]cache.ByObject{
+			&corev1.Pod{}:  {Label: selector, Namespaces: podNamespaces, Transform: trimPod},
+			&corev1.Node{}: {Transform: trimNode},
+		},
+	})
+}
+
+// trimPod keeps what maps a pod to its cluster and its PodScheduled condition.
+func trimPod(obj any) (any, error) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	out := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
+		Name:            pod.Name,
+		Namespace:       pod.Namespace,
+		UID:             pod.UID,
+		ResourceVersion: pod.ResourceVersion,
+		Labels:          pod.Labels,
+	}}
+	if c := podScheduled(pod); c != nil {
+		out.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message}}
+	}
+	return out, nil
+}
+
+// trimNode keeps the extended resources a node offers: those with a domain, which
+// cpu, memory, pods, ephemeral-storage and hugepages have not.
+func trimNode(obj any) (any, error) {
+	node, ok := obj.(*corev1.Node)
+	if !ok {
+		return obj, nil
+	}
+	out := &corev1.Node{ObjectMeta: metav1.ObjectMeta{
+		Name:            node.Name,
+		UID:             node.UID,
+		ResourceVersion: node.ResourceVersion,
+	}}
+	for name, q := range node.Status.Allocatable {
+		if strings.Contains(string(name), "/") {
+			if out.Status.Allocatable == nil {
+				out.Status.Allocatable = corev1.ResourceList{}
+			}
+			out.Status.Allocatable[name] = q
+		}
+	}
+	return out, nil
+}
+
+// schedulingChanged passes pods that come or go, or whose PodScheduled condition
+// changed; readiness reaches the cluster through its StatefulSets.
+func schedulingChanged() predicate.TypedPredicate[*corev1.Pod] {
+	return predicate.TypedFuncs[*corev1.Pod]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Pod]) bool {
+		return !equality.Semantic.DeepEqual(podScheduled(e.ObjectOld), podScheduled(e.ObjectNew))
+	}}
+}
+
+// allocatableChanged passes nodes that come or go, or whose extended resources
+// changed, and not the heartbeats that make up most node updates.
+func allocatableChanged() predicate.TypedPredicate[*corev1.Node] {
+	return predicate.TypedFuncs[*corev1.Node]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Node]) bool {
+		return !equality.Semantic.DeepEqual(e.ObjectOld.Status.Allocatable, e.ObjectNew.Status.Allocatable)
+	}}
+}
+
+// clustersBy lists the HadoopClusters whose index field has value.
+func (r *HadoopClusterReconciler) clustersBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
+	list := &v1alpha1.HadoopClusterList{}
+	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
+		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event", "index", field, "value", value)
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for i := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+	}
+	return reqs
+}
+
+func (r *HadoopClusterReconciler) byStorageBackend(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.clustersBy(ctx, indexStorageBackendRef, obj.GetName(), client.InNamespace(obj.GetNamespace()))
+}
+
+// byRookObject maps an object of a Rook namespace to the clusters on backends that
+// use that namespace.
+func (r *HadoopClusterReconciler) byRookObject(ctx context.Context, obj client.Object) []reconcile.Request {
+	backends := &v1alpha1.StorageBackendList{}
+	if err := r.List(ctx, backends, client.MatchingFields{indexRookNamespace: obj.GetNamespace()}); err != nil {
+		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "namespace", obj.GetNamespace())
+		return nil
+	}
+	var reqs []reconcile.Request
+	for i := range backends.Items {
+		reqs = append(reqs, r.byStorageBackend(ctx, &backends.Items[i])...)
+	}
+	return reqs
+}
+
+// byNetworkAttachment maps a NetworkAttachmentDefinition to the clusters that list it
+// and, since it may be Rook's public network, to those on its namespace's Rook cluster.
+func (r *HadoopClusterReconciler) byNetworkAttachment(ctx context.Context, obj client.Object) []reconcile.Request {
+	reqs := r.clustersBy(ctx, indexNetworkAttachment, obj.GetNamespace()+"/"+obj.GetName())
+	return append(reqs, r.byRookObject(ctx, obj)...)
+}
+
+func (r *HadoopClusterReconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Request {
+	name := pod.Labels[hadoop.LabelInstance]
+	if name == "" {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: pod.Namespace, Name: name}}}
+}
+
+// byNode maps a node to the clusters that ask for an extended resource it offers. An
+// update maps both the old and the new node, so clusters also hear of resources that
+// went away.
+func (r *HadoopClusterReconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
+	var reqs []reconcile.Request
+	for name := range node.Status.Allocatable {
+		reqs = append(reqs, r.clustersBy(ctx, indexExtendedResource, string(name))...)
+	}
+	return reqs
+}

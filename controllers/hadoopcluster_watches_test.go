@@ -1,0 +1,88 @@
+package controllers
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+func TestTrimPodKeepsOwnerLabelsAndScheduling(t *testing.T) {
+	scheduled := corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: "0/3 nodes are available"}
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7",
+			Labels:        map[string]string{"app.kubernetes.io/instance": "a"},
+			Annotations:   map[string]string{"k8s.v1.cni.cncf.io/networks": "[]"},
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubelet"}},
+		},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		Status: corev1.PodStatus{
+			Phase:      corev1.PodPending,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}, scheduled},
+		},
+	}
+	got, err := trimPod(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7", Labels: pod.Labels},
+		Status:     corev1.PodStatus{Conditions: []corev1.PodCondition{scheduled}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("trimPod = %+v, want %+v", got, want)
+	}
+}
+
+func TestTrimNodeKeepsExtendedResources(t *testing.T) {
+	node := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "worker", ResourceVersion: "3", Labels: map[string]string{"kubernetes.io/hostname": "worker"}},
+		Status: corev1.NodeStatus{
+			Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU:       resource.MustParse("32"),
+				corev1.ResourceMemory:    resource.MustParse("256Gi"),
+				"hugepages-2Mi":          resource.MustParse("1Gi"),
+				"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
+				"nvidia.com/gpu":         resource.MustParse("4"),
+			},
+			Images: []corev1.ContainerImage{{Names: []string{"hadoop"}, SizeBytes: 1 << 30}},
+		},
+	}
+	got, err := trimNode(node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "worker", ResourceVersion: "3"},
+		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+			"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
+			"nvidia.com/gpu":         resource.MustParse("4"),
+		}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("trimNode = %+v, want %+v", got, want)
+	}
+}
+
+func TestHadoopPodSelector(t *testing.T) {
+	selector, err := hadoopPodSelector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		labels map[string]string
+		want   bool
+	}{
+		{map[string]string{"app.kubernetes.io/name": "hadoop", "app.kubernetes.io/managed-by": "hadoop-ceph-operator", "app.kubernetes.io/component": "nodemanager"}, true},
+		{map[string]string{"app.kubernetes.io/name": "hadoop", "app.kubernetes.io/managed-by": "hadoop-ceph-operator", "app.kubernetes.io/component": "teragen"}, false},
+		{map[string]string{"app.kubernetes.io/name": "hadoop", "app.kubernetes.io/component": "nodemanager"}, false},
+	} {
+		if got := selector.Matches(labels.Set(tc.labels)); got != tc.want {
+			t.Errorf("selector %s matches %v = %v, want %v", selector, tc.labels, got, tc.want)
+		}
+	}
+}
