@@ -19,7 +19,6 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
 // runStages walks the plan: steps that succeeded are skipped, the first other one is
@@ -261,15 +260,8 @@ func (r *BenchmarkRunReconciler) jobInput(ctx context.Context, p *runPass) (benc
 	if ready := meta.FindStatusCondition(st.Conditions, v1alpha1.ConditionReady); ready == nil || ready.Status != metav1.ConditionTrue || st.ClientConfigSecret == "" {
 		return benchmark.Input{}, fmt.Errorf("StorageBackend %s of HadoopCluster %s is not Ready", key.Name, hc.Name)
 	}
-	storage := hadoop.Storage{
-		Filesystem:         st.FilesystemName,
-		RootPath:           st.RootPath,
-		ClientID:           st.ClientID,
-		ClientConfigSecret: st.ClientConfigSecret,
-		ClientConfigHash:   st.ClientConfigHash,
-	}
-	if sb.Spec.CephFS.Rook != nil {
-		storage.RookNamespace = rook.Namespace(sb, r.RookNamespace)
+	storage := storageInput(sb, r.RookNamespace)
+	if storage.RookNamespace != "" {
 		public, _, err := (&HadoopClusterReconciler{Client: r.Client}).publicNetwork(ctx, storage.RookNamespace)
 		if err != nil {
 			return benchmark.Input{}, err

@@ -107,17 +107,7 @@ func summarizeCluster(p *clusterPass) {
 // every other condition keeps what the last pass observed.
 func (r *HadoopClusterReconciler) reconcilePaused(ctx context.Context, hc *v1alpha1.HadoopCluster) error {
 	base := hc.DeepCopy()
-	status := metav1.ConditionUnknown
-	if c := meta.FindStatusCondition(hc.Status.Conditions, v1alpha1.ConditionReady); c != nil {
-		status = c.Status
-	}
-	meta.SetStatusCondition(&hc.Status.Conditions, metav1.Condition{
-		Type:               v1alpha1.ConditionReady,
-		Status:             status,
-		Reason:             v1alpha1.ReasonPaused,
-		Message:            "spec.paused is set: nothing is created, changed or deleted, and the other conditions show the last observed state",
-		ObservedGeneration: hc.Generation,
-	})
+	markPaused(&hc.Status.Conditions, hc.Generation)
 	if equality.Semantic.DeepEqual(base.Status, hc.Status) {
 		return nil
 	}

@@ -48,7 +48,18 @@ func (r *HadoopClusterReconciler) reconcileStorage(ctx context.Context, p *clust
 		return nil, nil
 	}
 
-	storage := &hadoop.Storage{
+	storage := storageInput(sb, r.RookNamespace)
+	p.ready(v1alpha1.ConditionStorageReady,
+		fmt.Sprintf("StorageBackend %s is ready: CephFS %s at %s as client.%s, client config in Secret %s", key.Name, st.FilesystemName, st.RootPath, st.ClientID, st.ClientConfigSecret))
+	return &storage, nil
+}
+
+// storageInput is what Hadoop's builders need of a Ready StorageBackend. Both the
+// HadoopCluster and the BenchmarkRun controller resolve a cluster's storage with it,
+// so benchmark Jobs mount exactly what the cluster's pods mount.
+func storageInput(sb *v1alpha1.StorageBackend, defaultRookNamespace string) hadoop.Storage {
+	st := sb.Status
+	storage := hadoop.Storage{
 		Filesystem:         st.FilesystemName,
 		RootPath:           st.RootPath,
 		ClientID:           st.ClientID,
@@ -56,9 +67,7 @@ func (r *HadoopClusterReconciler) reconcileStorage(ctx context.Context, p *clust
 		ClientConfigHash:   st.ClientConfigHash,
 	}
 	if sb.Spec.CephFS.Rook != nil {
-		storage.RookNamespace = rook.Namespace(sb, r.RookNamespace)
+		storage.RookNamespace = rook.Namespace(sb, defaultRookNamespace)
 	}
-	p.ready(v1alpha1.ConditionStorageReady,
-		fmt.Sprintf("StorageBackend %s is ready: CephFS %s at %s as client.%s, client config in Secret %s", key.Name, st.FilesystemName, st.RootPath, st.ClientID, st.ClientConfigSecret))
-	return storage, nil
+	return storage
 }

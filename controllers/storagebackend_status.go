@@ -102,17 +102,7 @@ func summarize(p *pass) {
 // every other condition keeps what the last pass observed.
 func (r *StorageBackendReconciler) reconcilePaused(ctx context.Context, sb *v1alpha1.StorageBackend) error {
 	base := sb.DeepCopy()
-	status := metav1.ConditionUnknown
-	if c := meta.FindStatusCondition(sb.Status.Conditions, v1alpha1.ConditionReady); c != nil {
-		status = c.Status
-	}
-	meta.SetStatusCondition(&sb.Status.Conditions, metav1.Condition{
-		Type:               v1alpha1.ConditionReady,
-		Status:             status,
-		Reason:             v1alpha1.ReasonPaused,
-		Message:            "spec.paused is set: nothing is created, changed or deleted, and the other conditions show the last observed state",
-		ObservedGeneration: sb.Generation,
-	})
+	markPaused(&sb.Status.Conditions, sb.Generation)
 	if equality.Semantic.DeepEqual(base.Status, sb.Status) {
 		return nil
 	}
