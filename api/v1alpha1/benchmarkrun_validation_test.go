@@ -136,7 +136,39 @@ var _ = Describe("BenchmarkRun admission", func() {
 		Entry("a baseline added", spec{base: teraSortBase}, spec{patch: `{baselineRef: {name: before}}`}),
 		Entry("cleanup turned off", spec{base: teraSortBase}, spec{patch: `{cleanup: false}`}),
 		Entry("a default cleared", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {modes: [write]}}`}),
+		Entry("deadline", spec{base: teraSortBase}, spec{patch: `{deadline: 2h}`}),
+		Entry("size to rows", spec{base: teraSortBase}, spec{patch: `{teraSort: {size: null, rows: 5}}`}),
+		Entry("maps", spec{base: teraSortBase}, spec{patch: `{teraSort: {maps: 8}}`}),
+		Entry("reduces", spec{base: teraSortBase}, spec{patch: `{teraSort: {reduces: 8}}`}),
+		Entry("output replication", spec{base: teraSortBase}, spec{patch: `{teraSort: {outputReplication: 3}}`}),
+		Entry("validate", spec{base: teraSortBase}, spec{patch: `{teraSort: {validate: false}}`}),
+		Entry("another workload", spec{base: teraSortBase}, spec{patch: `{teraSort: null, wordCount: {inputPath: /datasets/wiki}}`}),
+		Entry("TestDFSIO files", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {files: 8}}`}),
+		Entry("TestDFSIO file size", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {fileSize: 2Gi}}`}),
+		Entry("ingest clients", spec{base: ingestBase}, spec{patch: `{ingest: {clients: 4}}`}),
+		Entry("ingest parallel puts", spec{base: ingestBase}, spec{patch: `{ingest: {parallelPuts: 6}}`}),
+		Entry("ingest file size", spec{base: ingestBase}, spec{patch: `{ingest: {fileSize: 5Gi}}`}),
+		Entry("wordCount input", spec{base: wordCountRun}, spec{patch: `{wordCount: {inputPath: /datasets/other}}`}),
+		Entry("grep pattern", spec{base: grepBase}, spec{patch: `{grep: {pattern: "x+"}}`}),
 	)
+
+	// Go clients write durations and quantities in their canonical form, so an Update
+	// through the typed API sends "24h0m0s" for "24h" and "1Gi" for "1024Mi". That is
+	// the same spec and must pass the immutability rule.
+	It("accepts a typed Update of a run whose durations and quantities were written another way", func(ctx SpecContext) {
+		for _, in := range []spec{
+			{base: `{` + clusterRef + `, teraSort: {size: 1024Mi}, deadline: 90m}`},
+			{base: `{` + clusterRef + `, testDFSIO: {files: 2, fileSize: 1536Mi}}`},
+			{base: `{` + clusterRef + `, ingest: {clients: 1, fileSize: "1000M"}}`},
+		} {
+			u := benchmarkRun(in)
+			Expect(k8sClient.Create(ctx, u)).To(Succeed())
+			typed := &v1alpha1.BenchmarkRun{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(u), typed)).To(Succeed())
+			typed.Labels = map[string]string{"team": "storage"}
+			Expect(k8sClient.Update(ctx, typed)).To(Succeed())
+		}
+	})
 
 	It("accepts the same spec sent again, and changes outside the spec", func(ctx SpecContext) {
 		br := benchmarkRun(spec{base: ingestBase})
