@@ -1,8 +1,6 @@
 package benchmark
 
 import (
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,10 +11,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the code's output")
 
 // jobCases are the runs of testdata/jobs/<name>/run.yaml on the cluster next to them,
 // with the storage the HadoopCluster controller would resolve.
@@ -60,7 +57,7 @@ func TestJobGolden(t *testing.T) {
 					t.Fatalf("Job(%v): %v", step, err)
 				}
 				names = append(names, job.Name)
-				golden(t, filepath.Join("jobs", tc.name, "job-"+job.Name+".yaml"), toYAML(t, job))
+				golden.Assert(t, filepath.Join("jobs", tc.name, "job-"+job.Name+".yaml"), golden.YAML(t, job))
 			}
 			// A step the plan no longer has would leave its golden file behind.
 			files, _ := filepath.Glob(filepath.Join("testdata", "jobs", tc.name, "job-*.yaml"))
@@ -169,67 +166,4 @@ func load(t *testing.T, name string, into any) {
 	if err := yaml.UnmarshalStrict(raw, into); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-}
-
-// toYAML renders obj without its status, which the builders never set.
-func toYAML(t *testing.T, obj any) []byte {
-	t.Helper()
-	raw, err := yaml.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]any
-	if err := yaml.Unmarshal(raw, &fields); err != nil {
-		t.Fatal(err)
-	}
-	delete(fields, "status")
-	out, err := yaml.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// golden compares got with testdata/name, or writes it there under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/benchmark -update` to create it)", err)
-	}
-	if d := firstDifference(string(want), string(got)); d != "" {
-		t.Errorf("%s differs at %s\nIf the change is intended, run `go test ./internal/benchmark -update` and review the diff.", path, d)
-	}
-}
-
-// firstDifference describes the first line where want and got differ, or is "" when
-// they are equal.
-func firstDifference(want, got string) string {
-	if want == got {
-		return ""
-	}
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl || i >= len(w) || i >= len(g) {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
-		}
-	}
-	return "the end of the file"
 }

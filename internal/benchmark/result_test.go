@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
+
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
@@ -41,7 +43,7 @@ func TestEvaluateGolden(t *testing.T) {
 			if out.Reason != tc.reason {
 				t.Errorf("reason %q, want %q (message %q)", out.Reason, tc.reason, out.Result.Message)
 			}
-			golden(t, filepath.Join("results", tc.name+".yaml"), toYAML(t, out))
+			golden.Assert(t, filepath.Join("results", tc.name+".yaml"), golden.YAML(t, out))
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
+
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -26,7 +28,7 @@ func changed(t *testing.T, a, b *Objects) map[string]bool {
 	index := func(objs []client.Object) map[string][]byte {
 		m := map[string][]byte{}
 		for _, o := range objs {
-			m[o.GetObjectKind().GroupVersionKind().Kind+"/"+o.GetName()] = toYAML(t, o)
+			m[o.GetObjectKind().GroupVersionKind().Kind+"/"+o.GetName()] = golden.YAML(t, o)
 		}
 		return m
 	}
@@ -64,7 +66,7 @@ func TestScalingChangesOnlyReplicas(t *testing.T) {
 		t.Fatalf("scaling changed %v, want only the NodeManager StatefulSet", diff)
 	}
 	after.NodeManagers.Spec.Replicas = before.NodeManagers.Spec.Replicas
-	if !bytes.Equal(toYAML(t, before.NodeManagers), toYAML(t, after.NodeManagers)) {
+	if !bytes.Equal(golden.YAML(t, before.NodeManagers), golden.YAML(t, after.NodeManagers)) {
 		t.Error("scaling changed more of the NodeManager StatefulSet than spec.replicas")
 	}
 }

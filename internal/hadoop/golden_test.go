@@ -1,8 +1,6 @@
 package hadoop
 
 import (
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +9,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the builders' output")
 
 // goldenCases are the clusters of testdata/<name>/cluster.yaml with the storage and
 // defaults the controller would resolve for them.
@@ -70,11 +67,11 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("Build: %v", err)
 			}
 			for _, file := range configFiles {
-				golden(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
+				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
 			for _, obj := range objs.List() {
 				name := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind) + "-" + obj.GetName() + ".yaml"
-				golden(t, filepath.Join(tc.name, name), toYAML(t, obj))
+				golden.Assert(t, filepath.Join(tc.name, name), golden.YAML(t, obj))
 			}
 		})
 	}
@@ -91,65 +88,4 @@ func loadCluster(t *testing.T, name string) *v1alpha1.HadoopCluster {
 		t.Fatalf("%s/cluster.yaml: %v", name, err)
 	}
 	return hc
-}
-
-// toYAML renders obj without its status, which the builders never set and which would
-// only show zero values.
-func toYAML(t *testing.T, obj any) []byte {
-	t.Helper()
-	raw, err := yaml.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]any
-	if err := yaml.Unmarshal(raw, &fields); err != nil {
-		t.Fatal(err)
-	}
-	delete(fields, "status")
-	out, err := yaml.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// golden compares got with testdata/name, or writes it there under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./internal/hadoop -update` to create it)", err)
-	}
-	if d := firstDifference(string(want), string(got)); d != "" {
-		t.Errorf("%s differs from the builders' output at %s\nIf the change is intended, run `go test ./internal/hadoop -update` and review the diff.", path, d)
-	}
-}
-
-// firstDifference describes the first line where want and got differ, or is "" when
-// they are equal.
-func firstDifference(want, got string) string {
-	if want == got {
-		return ""
-	}
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl || i >= len(w) || i >= len(g) {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
-		}
-	}
-	return "the end of the file"
 }
