@@ -20,6 +20,7 @@ const defaultDeadline = 24 * time.Hour
 // that ran, when the run started and ended) plus what the pass derives from it, so
 // the pass starts from the status as read.
 type runPass struct {
+	conditionWriter
 	// base is the run as read, the origin of the status patch.
 	base *v1alpha1.BenchmarkRun
 	run  *v1alpha1.BenchmarkRun
@@ -33,7 +34,7 @@ type runPass struct {
 }
 
 func newRunPass(run *v1alpha1.BenchmarkRun, now time.Time) *runPass {
-	p := &runPass{base: run.DeepCopy(), run: run, now: now}
+	p := &runPass{conditionWriter: conditionWriter{&run.Status.Conditions, run.Generation}, base: run.DeepCopy(), run: run, now: now}
 	run.Status.Workload = benchmark.Workload(&run.Spec)
 	if c := meta.FindStatusCondition(run.Status.Conditions, v1alpha1.ConditionReady); c != nil {
 		p.phaseReason, p.phaseMessage = c.Reason, c.Message
@@ -78,16 +79,6 @@ func (p *runPass) complete() {
 		p.run.Status.CompletionTime = &metav1.Time{Time: p.now}
 	}
 	p.requeue = 0
-}
-
-func (p *runPass) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&p.run.Status.Conditions, metav1.Condition{
-		Type:               conditionType,
-		Status:             status,
-		Reason:             reason,
-		Message:            message,
-		ObservedGeneration: p.run.Generation,
-	})
 }
 
 // summarize sets Ready from the phase: True once the run succeeded, else the reason

@@ -19,6 +19,7 @@ import (
 // clusterPass carries one reconcile of a HadoopCluster: the object as read, the status
 // being rebuilt on it, and the StatefulSets the pass applied.
 type clusterPass struct {
+	conditionWriter
 	// base is the object as read, the origin of the status patch.
 	base *v1alpha1.HadoopCluster
 	// hc is the object whose status the pass rebuilds.
@@ -31,7 +32,7 @@ type clusterPass struct {
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
 // except conditions, which keep their last transition times while their status holds.
 func newClusterPass(hc *v1alpha1.HadoopCluster) *clusterPass {
-	p := &clusterPass{base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
+	p := &clusterPass{conditionWriter: conditionWriter{&hc.Status.Conditions, hc.Generation}, base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
 	hc.Status = v1alpha1.HadoopClusterStatus{
 		ObservedGeneration: hc.Status.ObservedGeneration,
 		Conditions:         hc.Status.Conditions,
@@ -39,33 +40,8 @@ func newClusterPass(hc *v1alpha1.HadoopCluster) *clusterPass {
 	return p
 }
 
-func (p *clusterPass) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&p.hc.Status.Conditions, metav1.Condition{
-		Type:               conditionType,
-		Status:             status,
-		Reason:             reason,
-		Message:            message,
-		ObservedGeneration: p.hc.Generation,
-	})
-}
-
 func (p *clusterPass) ready(conditionType, message string) {
 	p.set(conditionType, metav1.ConditionTrue, v1alpha1.ReasonReconciled, message)
-}
-
-func (p *clusterPass) notReady(conditionType, reason, message string) {
-	p.set(conditionType, metav1.ConditionFalse, reason, message)
-}
-
-// failed reports err, an API call that went wrong, on conditionType and returns it so
-// the pass is retried with backoff.
-func (p *clusterPass) failed(conditionType string, err error) error {
-	p.notReady(conditionType, v1alpha1.ReasonReconcileError, err.Error())
-	return err
-}
-
-func (p *clusterPass) lacks(conditionType string, input unmet) {
-	p.notReady(conditionType, input.reason, input.message)
 }
 
 // summarizedConditions are the conditions Ready summarises, in the order a user should

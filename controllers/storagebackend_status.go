@@ -17,6 +17,7 @@ import (
 // pass carries one reconcile of a StorageBackend: the object as read and the status
 // being rebuilt on it.
 type pass struct {
+	conditionWriter
 	// base is the object as read, the origin of the status patch.
 	base *v1alpha1.StorageBackend
 	// sb is the object whose status the pass rebuilds.
@@ -30,7 +31,7 @@ type pass struct {
 // newPass starts a pass. Everything in the status is rebuilt from what exists, except
 // conditions, which keep their last transition times while their status holds.
 func newPass(sb *v1alpha1.StorageBackend) *pass {
-	p := &pass{base: sb.DeepCopy(), sb: sb, deleting: !sb.DeletionTimestamp.IsZero()}
+	p := &pass{conditionWriter: conditionWriter{&sb.Status.Conditions, sb.Generation}, base: sb.DeepCopy(), sb: sb, deleting: !sb.DeletionTimestamp.IsZero()}
 	if !p.deleting {
 		sb.Status = v1alpha1.StorageBackendStatus{
 			ObservedGeneration: sb.Status.ObservedGeneration,
@@ -40,43 +41,8 @@ func newPass(sb *v1alpha1.StorageBackend) *pass {
 	return p
 }
 
-func (p *pass) set(conditionType string, status metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&p.sb.Status.Conditions, metav1.Condition{
-		Type:               conditionType,
-		Status:             status,
-		Reason:             reason,
-		Message:            message,
-		ObservedGeneration: p.sb.Generation,
-	})
-}
-
 func (p *pass) ready(conditionType, reason, message string) {
 	p.set(conditionType, metav1.ConditionTrue, reason, message)
-}
-
-func (p *pass) notReady(conditionType, reason, message string) {
-	p.set(conditionType, metav1.ConditionFalse, reason, message)
-}
-
-// failed reports err, an API call that went wrong, on conditionType and returns it so
-// the pass is retried with backoff.
-func (p *pass) failed(conditionType string, err error) error {
-	p.notReady(conditionType, v1alpha1.ReasonReconcileError, err.Error())
-	return err
-}
-
-// unmet is an input that is not available yet: the reason and message for the
-// condition that needs it.
-type unmet struct{ reason, message string }
-
-// dependency is the unmet input of a condition that waits for something else, which
-// reports its own reason.
-func dependency(what string) unmet {
-	return unmet{v1alpha1.ReasonDependencyNotReady, "waiting for " + what}
-}
-
-func (p *pass) lacks(conditionType string, input unmet) {
-	p.notReady(conditionType, input.reason, input.message)
 }
 
 // summarize sets Ready from the conditions it summarises: true when all are, else the
