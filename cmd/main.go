@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -13,7 +12,6 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -74,34 +72,36 @@ func newScheme() *runtime.Scheme {
 	return s
 }
 
-func run(cfg config) error {
-	// No controller reads managed fields, and they are often the larger part of a
-	// cached object's metadata.
-	cacheOpts := cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
-	if len(cfg.watchNamespaces) > 0 {
-		// The Rook namespaces must stay visible even when users' namespaces are
-		// limited: the operator reads CephClusters, mon endpoints and client Secrets
-		// there.
-		cacheOpts.DefaultNamespaces = map[string]cache.Config{cfg.rookNamespace: {}}
-		for _, ns := range slices.Concat(cfg.watchNamespaces, cfg.rookNamespaces) {
-			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
-		}
+// managerOptions are the manager's and the reconcilers' options for cfg.
+func managerOptions(cfg config) (ctrl.Options, controllers.Options, error) {
+	opts := controllers.Options{
+		RookNamespace:   cfg.rookNamespace,
+		HadoopImage:     cfg.hadoopImage,
+		WatchNamespaces: cfg.watchNamespaces,
+		RookNamespaces:  cfg.rookNamespaces,
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	cacheOpts, err := controllers.CacheOptions(opts)
+	if err != nil {
+		return ctrl.Options{}, controllers.Options{}, fmt.Errorf("building the cache options: %w", err)
+	}
+	return ctrl.Options{
 		Scheme:                 newScheme(),
 		Cache:                  cacheOpts,
 		Metrics:                metricsserver.Options{BindAddress: cfg.metricsAddr},
 		HealthProbeBindAddress: cfg.probeAddr,
 		LeaderElection:         cfg.leaderElect,
 		LeaderElectionID:       "hadoop-ceph-operator.hadoopceph.io",
-	})
+	}, opts, nil
+}
+
+func run(cfg config) error {
+	mgrOpts, opts, err := managerOptions(cfg)
+	if err != nil {
+		return err
+	}
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), mgrOpts)
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
-	}
-	opts := controllers.Options{
-		RookNamespace:   cfg.rookNamespace,
-		HadoopImage:     cfg.hadoopImage,
-		WatchNamespaces: cfg.watchNamespaces,
 	}
 	if err := controllers.SetupWithManager(mgr, opts); err != nil {
 		return fmt.Errorf("setting up controllers: %w", err)

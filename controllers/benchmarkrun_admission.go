@@ -116,19 +116,40 @@ func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (
 }
 
 // firstInQueue names the run that goes first on the cluster: the one that started,
-// else the oldest unfinished one (by name when created in the same second).
+// else the oldest unfinished one (by name when created in the same second). The cache
+// decides which runs wait. A run it puts first is confirmed with the API server before
+// it starts: a cache a few milliseconds behind may not show a run that has just
+// started, or was just created, and two runs would start on the cluster at once.
+// The controller has one worker, so a run that a pass started is in the API server's
+// answer to every later pass.
 func (r *BenchmarkRunReconciler) firstInQueue(ctx context.Context, run *v1alpha1.BenchmarkRun) (string, error) {
-	runs := &v1alpha1.BenchmarkRunList{}
-	if err := r.List(ctx, runs, client.InNamespace(run.Namespace), client.MatchingFields{indexBenchmarkClusterRef: run.Spec.ClusterRef.Name}); err != nil {
-		return "", fmt.Errorf("listing BenchmarkRuns on HadoopCluster %s: %w", run.Spec.ClusterRef.Name, err)
+	cluster := run.Spec.ClusterRef.Name
+	cached := &v1alpha1.BenchmarkRunList{}
+	if err := r.List(ctx, cached, client.InNamespace(run.Namespace), client.MatchingFields{indexBenchmarkClusterRef: cluster}); err != nil {
+		return "", fmt.Errorf("listing BenchmarkRuns on HadoopCluster %s: %w", cluster, err)
 	}
+	if first := queueHead(run, cached.Items); first != run.Name {
+		return first, nil
+	}
+	live := &v1alpha1.BenchmarkRunList{}
+	if err := r.APIReader.List(ctx, live, client.InNamespace(run.Namespace)); err != nil {
+		return "", fmt.Errorf("listing BenchmarkRuns on HadoopCluster %s: %w", cluster, err)
+	}
+	return queueHead(run, live.Items), nil
+}
+
+// queueHead names the run that goes first among run and the unfinished runs of runs
+// on its cluster.
+func queueHead(run *v1alpha1.BenchmarkRun, runs []v1alpha1.BenchmarkRun) string {
 	var queue []v1alpha1.BenchmarkRun
-	for _, other := range runs.Items {
-		if ph := other.Status.Phase; other.Name != run.Name && ph != v1alpha1.BenchmarkPhaseSucceeded && ph != v1alpha1.BenchmarkPhaseFailed {
+	for _, other := range runs {
+		ph := other.Status.Phase
+		if other.Name != run.Name && other.Spec.ClusterRef.Name == run.Spec.ClusterRef.Name &&
+			ph != v1alpha1.BenchmarkPhaseSucceeded && ph != v1alpha1.BenchmarkPhaseFailed {
 			queue = append(queue, other)
 		}
 	}
-	// This pass's own view of the run, not the cache's, which may be behind it.
+	// This pass's own view of the run, which the lists may be behind.
 	queue = append(queue, *run)
 	first := slices.MinFunc(queue, func(a, b v1alpha1.BenchmarkRun) int {
 		aStarted, bStarted := a.Status.StartTime != nil, b.Status.StartTime != nil
@@ -140,5 +161,5 @@ func (r *BenchmarkRunReconciler) firstInQueue(ctx context.Context, run *v1alpha1
 		}
 		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Name, b.Name))
 	})
-	return first.Name, nil
+	return first.Name
 }

@@ -17,6 +17,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -33,7 +34,8 @@ type BenchmarkRunReconciler struct {
 	client.Client
 	// APIReader reads a stage's pods once its Job has finished. Pods are not cached:
 	// each stage's are read once, and a cache of every pod would cost far more memory
-	// than those reads cost time.
+	// than those reads cost time. It also reads what the cache may not hold yet or at
+	// all: the runs a run would start before, and Jobs that are not the operator's.
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
 	Recorder  events.EventRecorder
@@ -43,6 +45,9 @@ type BenchmarkRunReconciler struct {
 	HadoopImage string
 	// Clock tells the time that spec.deadline is measured with; the real clock when nil.
 	Clock clock.PassiveClock
+	// YARN finds the applications of a running stage, whose progress becomes
+	// status.progress.percent; there is no percent when nil.
+	YARN YARNApplications
 }
 
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=benchmarkruns,verbs=get;list;watch
@@ -154,6 +159,9 @@ func (r *BenchmarkRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("benchmarkrun").
+		// One worker: admission relies on a run that one pass started being visible
+		// to the passes after it (firstInQueue).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 1}).
 		For(&v1alpha1.BenchmarkRun{}).
 		Owns(&batchv1.Job{}).
 		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byCluster), builder.WithPredicates(clusterReadiness)).

@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -262,6 +264,29 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		stageJob(run, v1alpha1.StageWordCount, 1)
 		Eventually(runCondition(run, v1alpha1.ConditionClusterReady)).Should(Equal("True/Reconciled"))
 		Eventually(runPhase(run)).Should(Equal(v1alpha1.BenchmarkPhaseRunning))
+	})
+
+	It("caches only the operator's Jobs, and leaves a Job of a stage's name that is not its own alone", func() {
+		readyCluster(ns, "taken")
+		foreign := &batchv1.Job{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mine-wordcount-r1"},
+			Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers:    []corev1.Container{{Name: "main", Image: "busybox"}},
+			}}},
+		}
+		Expect(k8sClient.Create(ctx, foreign)).To(Succeed())
+		run := createRun(ns, "mine", "taken", wordCount)
+		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/StageFailed"))
+		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("Job mine-wordcount-r1 exists and is not controlled by this run"))
+		Consistently(func() error { return managerCache.Get(ctx, client.ObjectKeyFromObject(foreign), &batchv1.Job{}) }, time.Second).
+			Should(Satisfy(apierrors.IsNotFound))
+
+		other := createRun(ns, "yours", "taken", wordCount)
+		job := stageJob(other, v1alpha1.StageWordCount, 1)
+		Eventually(func() error { return managerCache.Get(ctx, client.ObjectKeyFromObject(job), &batchv1.Job{}) }).Should(Succeed())
+		playStage(other, v1alpha1.StageWordCount, 1, report("wordcount"))
+		Eventually(runPhase(other)).Should(Equal(v1alpha1.BenchmarkPhaseSucceeded))
 	})
 
 	It("fails a run whose deadline passes, and stops its stage", func() {

@@ -40,6 +40,7 @@ func (r *BenchmarkRunReconciler) runStages(ctx context.Context, p *runPass) erro
 	}
 	p.setPhase(v1alpha1.BenchmarkPhaseSucceeded, v1alpha1.ReasonSucceeded,
 		fmt.Sprintf("all %d stages of %d repetition(s) succeeded", len(plan), max(run.Spec.Repetitions, 1)))
+	p.run.Status.Progress.Percent = nil
 	p.run.Status.Progress.Message = fmt.Sprintf("done: %d of %d stages", len(plan), len(plan))
 	p.complete()
 	return nil
@@ -51,12 +52,10 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 	run := p.run
 	name := benchmark.JobName(run, step)
 	where := fmt.Sprintf("stage %s of repetition %d", step.Stage, step.Repetition)
-	job := &batchv1.Job{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name}, job)
-	if err != nil && !apierrors.IsNotFound(err) {
-		return false, fmt.Errorf("reading Job %s: %w", name, err)
+	job, exists, err := r.stageJob(ctx, client.ObjectKey{Namespace: run.Namespace, Name: name})
+	if err != nil {
+		return false, err
 	}
-	exists := err == nil
 	if exists && !metav1.IsControlledBy(job, run) {
 		message := fmt.Sprintf("%s cannot run: Job %s exists and is not controlled by this run; delete it, or create the run under another name", where, name)
 		p.recordStage(v1alpha1.StageResult{Stage: step.Stage, Repetition: step.Repetition, Phase: v1alpha1.StagePhaseFailed, JobName: name, Message: message})
@@ -81,6 +80,7 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 			p.recordStage(runningStage(step, job))
 		}
 		p.waitUntilDeadline(run.Status.StartTime.Time)
+		r.reportPercent(ctx, p, step, job)
 		return false, nil
 	}
 
@@ -106,6 +106,24 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 	r.event(run, job, corev1.EventTypeWarning, v1alpha1.EventReasonStageFailed, "Evaluate", message)
 	p.fail(outcome.Reason, message)
 	return false, nil
+}
+
+// stageJob reads the Job of a stage. The cache holds only the operator's Jobs, so a
+// Job it lacks is looked for on the API server: one that someone else created under
+// the stage's name, or the operator's own that the cache has not seen yet.
+func (r *BenchmarkRunReconciler) stageJob(ctx context.Context, key client.ObjectKey) (*batchv1.Job, bool, error) {
+	job := &batchv1.Job{}
+	err := r.Get(ctx, key, job)
+	if apierrors.IsNotFound(err) {
+		err = r.APIReader.Get(ctx, key, job)
+	}
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("reading Job %s: %w", key.Name, err)
+	}
+	return job, true, nil
 }
 
 // startStep creates step's Job with the time that is left of the deadline.

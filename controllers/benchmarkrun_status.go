@@ -29,7 +29,8 @@ type runPass struct {
 	cluster *v1alpha1.HadoopCluster
 	// phaseReason and phaseMessage explain the phase on Ready.
 	phaseReason, phaseMessage string
-	// requeue asks for another pass after this long, for a deadline to be checked.
+	// requeue asks for another pass after this long, for a deadline to be checked or
+	// a stage's progress to be read.
 	requeue time.Duration
 }
 
@@ -57,9 +58,13 @@ func (p *runPass) deadline() time.Duration {
 
 // waitUntilDeadline asks for a pass when the deadline, counted from since, passes.
 func (p *runPass) waitUntilDeadline(since time.Time) {
-	left := since.Add(p.deadline()).Sub(p.now)
-	if p.requeue == 0 || left < p.requeue {
-		p.requeue = max(left, time.Second)
+	p.requeueWithin(max(since.Add(p.deadline()).Sub(p.now), time.Second))
+}
+
+// requeueWithin asks for another pass after d at the latest.
+func (p *runPass) requeueWithin(d time.Duration) {
+	if p.requeue == 0 || d < p.requeue {
+		p.requeue = d
 	}
 }
 
@@ -94,7 +99,8 @@ func (p *runPass) summarize() {
 	p.set(v1alpha1.ConditionReady, status, p.phaseReason, p.phaseMessage)
 }
 
-// progress points status.progress at step i (0-based) of plan.
+// progress points status.progress at step i (0-based) of plan, without a percent
+// until the pass reads one.
 func (p *runPass) progress(i int, plan []benchmark.Step) {
 	s := plan[i]
 	p.run.Status.Progress = &v1alpha1.BenchmarkProgress{

@@ -5,8 +5,17 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	batchv1 "k8s.io/api/batch/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
 // Options configures every reconciler of the operator.
@@ -18,6 +27,52 @@ type Options struct {
 	// WatchNamespaces are the namespaces the manager's cache is limited to; empty
 	// means all. Caches the reconcilers create for themselves follow it.
 	WatchNamespaces []string
+	// RookNamespaces are further Rook namespaces that StorageBackends name, cached
+	// together with WatchNamespaces.
+	RookNamespaces []string
+	// YARN reads the clusters' YARN applications for the progress of benchmark
+	// stages; nil means each cluster's ResourceManager Service.
+	YARN YARNApplications
+}
+
+// CacheOptions are the options of the manager's cache. Of the Jobs it holds only the
+// operator's stage Jobs: the only Jobs a reconciler reads, while a cache of every
+// Job in the cluster would grow with other people's batch work.
+func CacheOptions(opts Options) (cache.Options, error) {
+	jobs, err := stageJobSelector()
+	if err != nil {
+		return cache.Options{}, err
+	}
+	co := cache.Options{
+		// No controller reads managed fields, and they are often the larger part of
+		// a cached object's metadata.
+		DefaultTransform: cache.TransformStripManagedFields(),
+		ByObject:         map[client.Object]cache.ByObject{&batchv1.Job{}: {Label: jobs}},
+	}
+	if len(opts.WatchNamespaces) > 0 {
+		// The Rook namespaces must stay visible even when users' namespaces are
+		// limited: the operator reads CephClusters, mon endpoints and client Secrets
+		// there.
+		co.DefaultNamespaces = map[string]cache.Config{opts.RookNamespace: {}}
+		for _, ns := range slices.Concat(opts.WatchNamespaces, opts.RookNamespaces) {
+			co.DefaultNamespaces[ns] = cache.Config{}
+		}
+	}
+	return co, nil
+}
+
+// stageJobSelector selects the Jobs of BenchmarkRun stages, which carry the labels of
+// their cluster's objects and their run's name.
+func stageJobSelector() (labels.Selector, error) {
+	managed, err := labels.NewRequirement(rook.LabelManagedBy, selection.Equals, []string{rook.ManagedBy})
+	if err != nil {
+		return nil, err
+	}
+	run, err := labels.NewRequirement(benchmark.LabelRun, selection.Exists, nil)
+	if err != nil {
+		return nil, err
+	}
+	return labels.NewSelector().Add(*managed, *run), nil
 }
 
 // SetupWithManager registers every reconciler and the field indexes they share.
@@ -46,6 +101,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := hc.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the HadoopCluster controller: %w", err)
 	}
+	yarnApps := opts.YARN
+	if yarnApps == nil {
+		yarnApps = newResourceManagers()
+	}
 	br := &BenchmarkRunReconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
@@ -53,6 +112,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Recorder:      mgr.GetEventRecorder("benchmarkrun-controller"),
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
+		YARN:          yarnApps,
 	}
 	if err := br.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -24,11 +25,17 @@ import (
 // operator runs: the specs play its part by setting status phases on Rook objects and
 // writing the Secrets and ConfigMaps Rook would write. No kube-controller-manager or
 // scheduler runs either: specs play the StatefulSet controller and the scheduler by
-// writing the status they would, and nothing garbage-collects owned objects.
+// writing the status they would, and nothing garbage-collects owned objects. No
+// Hadoop runs: an HTTP server of the suite answers for the clusters' ResourceManagers
+// (fakeResourceManager).
 
 var (
 	ctx       context.Context
 	k8sClient client.Client
+	// managerCache is the manager's cache, for specs about what it holds.
+	managerCache cache.Cache
+	// resourceManager plays the clusters' ResourceManagers.
+	resourceManager *fakeResourceManager
 )
 
 func TestControllers(t *testing.T) {
@@ -58,14 +65,22 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(cfg, client.Options{Scheme: env.Scheme})
 	Expect(err).NotTo(HaveOccurred())
 
+	resourceManager = newFakeResourceManager()
+	DeferCleanup(resourceManager.close)
+	opts := Options{RookNamespace: defaultRookNamespace, YARN: resourceManager.source()}
+	// The operator's cache options, so that the specs see what it caches.
+	cacheOpts, err := CacheOptions(opts)
+	Expect(err).NotTo(HaveOccurred())
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 env.Scheme,
+		Cache:                  cacheOpts,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: ptr.To(true)},
 	})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(SetupWithManager(mgr, Options{RookNamespace: defaultRookNamespace})).To(Succeed())
+	managerCache = mgr.GetCache()
+	Expect(SetupWithManager(mgr, opts)).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())

@@ -336,7 +336,9 @@ type BenchmarkProgress struct {
 	// +optional
 	Repetition int32 `json:"repetition,omitempty"`
 
-	// Percent of the current stage's MapReduce job done, where Hadoop reports it.
+	// Percent of the current stage's MapReduce jobs done, as YARN reports them; absent
+	// while YARN lists none of them, for stages without one, and when the operator
+	// cannot reach the ResourceManager.
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=100
 	// +optional

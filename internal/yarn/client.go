@@ -1,0 +1,73 @@
+package yarn
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// A reconcile pass waits for the answer, so a ResourceManager that does not answer
+// may hold a pass this long at most; a healthy one answers in milliseconds.
+const requestTimeout = 2 * time.Second
+
+// maxResponseBytes bounds what is read of an answer. A stage's applications take a
+// few kilobytes; a ResourceManager that ignored the tag filter would list every
+// application it remembers, which is refused rather than read.
+const maxResponseBytes = 1 << 20
+
+// Client reads ResourceManagers' REST APIs. It is safe for concurrent use.
+type Client struct {
+	http *http.Client
+}
+
+// NewClient returns a Client with the timeout every request gets.
+func NewClient() *Client {
+	return &Client{http: &http.Client{Timeout: requestTimeout}}
+}
+
+// ApplicationsByTag lists the applications tagged tag of the ResourceManager whose
+// web address is baseURL, such as http://rm:8088. Applications without the tag are
+// dropped even when the ResourceManager returns them.
+func (c *Client) ApplicationsByTag(ctx context.Context, baseURL, tag string) ([]Application, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("ResourceManager address %q: %w", baseURL, err)
+	}
+	u = u.JoinPath("ws", "v1", "cluster", "apps")
+	u.RawQuery = url.Values{"applicationTags": {strings.ToLower(tag)}}.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), http.NoBody)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	if len(body) > maxResponseBytes {
+		return nil, fmt.Errorf("GET %s: the answer is larger than %d bytes", u, maxResponseBytes)
+	}
+	apps, err := DecodeApplications(body)
+	if err != nil {
+		return nil, err
+	}
+	tagged := apps[:0]
+	for _, a := range apps {
+		if a.HasTag(tag) {
+			tagged = append(tagged, a)
+		}
+	}
+	return tagged, nil
+}
