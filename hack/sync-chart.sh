@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Copies the generated CRDs and the manager's RBAC rules into the Helm chart, so that the
+# chart installs exactly what config/ holds. With --check it changes nothing and fails
+# when the chart's copies differ, naming the files.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+chart=charts/hadoop-ceph-operator
+
+case "${1:-}" in
+"") check=false ;;
+--check) check=true ;;
+*)
+	echo "usage: $0 [--check]" >&2
+	exit 2
+	;;
+esac
+
+want="$(mktemp -d)"
+trap 'rm -rf "$want"' EXIT
+mkdir "$want/crds" "$want/files"
+cp config/crd/bases/*.yaml "$want/crds/"
+cp config/rbac/role.yaml "$want/files/manager-role.yaml"
+
+if $check; then
+	if ! diff -r "$want/crds" "$chart/crds" >/dev/null || ! diff "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml" >/dev/null; then
+		echo "sync-chart.sh: error: $chart differs from config/crd/bases or config/rbac/role.yaml; run 'make manifests':" >&2
+		diff -r --brief "$want/crds" "$chart/crds" >&2 || true
+		diff --brief "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml" >&2 || true
+		exit 1
+	fi
+	exit 0
+fi
+# A CRD removed from config/ must leave the chart too.
+rm -f "$chart"/crds/*.yaml
+cp "$want"/crds/*.yaml "$chart/crds/"
+cp "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml"

@@ -1,0 +1,505 @@
+package chart
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
+)
+
+const watchedValues = "testdata/watched-values.yaml"
+
+func TestLint(t *testing.T) {
+	for name, args := range map[string][]string{
+		"default values":     nil,
+		"watched namespaces": {"--values", watchedValues},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if out, err := helm(t, append([]string{"lint", "--strict", chartDir()}, args...)...); err != nil {
+				t.Fatalf("helm lint --strict: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// The chart installs the CRDs config/crd/bases holds, byte for byte: a chart whose
+// copies went stale after an API change fails here.
+func TestCRDsAreTheGeneratedOnes(t *testing.T) {
+	bases, err := filepath.Glob(filepath.Join(repoRoot, "config", "crd", "bases", "*.yaml"))
+	if err != nil || len(bases) == 0 {
+		t.Fatalf("no generated CRDs in config/crd/bases: %v", err)
+	}
+	copies, err := filepath.Glob(filepath.Join(chartDir(), "crds", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(baseNames(bases), baseNames(copies)); diff != "" {
+		t.Errorf("charts/hadoop-ceph-operator/crds/ holds other files than config/crd/bases/ (-generated +chart); run hack/sync-chart.sh:\n%s", diff)
+	}
+	out, err := helm(t, templateArgs(chartDir(), "--include-crds")...)
+	if err != nil {
+		t.Fatalf("helm template --include-crds: %v", err)
+	}
+	for _, base := range bases {
+		generated, err := os.ReadFile(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, string(generated)) {
+			t.Errorf("the chart does not render %s as generated; run hack/sync-chart.sh", filepath.Base(base))
+		}
+	}
+	if crds := decode(t, out).all("CustomResourceDefinition"); len(crds) != len(bases) {
+		t.Errorf("rendered %d CustomResourceDefinitions, want the %d of config/crd/bases: %s", len(crds), len(bases), crds)
+	}
+}
+
+func baseNames(paths []string) []string {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	return names
+}
+
+func TestDeploymentArgs(t *testing.T) {
+	defaultHadoopImage := chartValues(t)["hadoopImage"].(string)
+	cases := []struct {
+		name    string
+		args    []string
+		want    []string
+		missing []string
+	}{{
+		name: "defaults",
+		want: []string{
+			"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080", "--leader-elect",
+			"--rook-namespace=rook-ceph", "--hadoop-image=" + defaultHadoopImage,
+		},
+		missing: []string{"--watch-namespaces", "--rook-namespaces"},
+	}, {
+		name: "watched namespaces, two replicas without leaderElection.enabled",
+		args: []string{"--values", watchedValues},
+		want: []string{
+			"--leader-elect", "--watch-namespaces=team-a,team-b", "--rook-namespace=rook-ceph",
+			"--rook-namespaces=rook-archive", "--hadoop-image=registry.example.com/hadoop:3.4.2-site",
+			"--zap-log-level=debug",
+		},
+	}, {
+		name:    "one replica without leader election",
+		args:    []string{"--set", "leaderElection.enabled=false"},
+		missing: []string{"--leader-elect"},
+	}, {
+		name:    "no default Hadoop image",
+		args:    []string{"--set", "hadoopImage="},
+		missing: []string{"--hadoop-image"},
+	}, {
+		name:    "metrics off",
+		args:    []string{"--set", "metrics.enabled=false"},
+		want:    []string{"--metrics-bind-address=0"},
+		missing: []string{"--metrics-bind-address=:"},
+	}, {
+		name: "other ports",
+		args: []string{"--set", "metrics.port=9443", "--set", "healthProbe.port=9444"},
+		want: []string{"--metrics-bind-address=:9443", "--health-probe-bind-address=:9444"},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := manager(t, render(t, c.args...)).Args
+			for _, want := range c.want {
+				if !slices.Contains(args, want) {
+					t.Errorf("args %q lack %s", args, want)
+				}
+			}
+			for _, prefix := range c.missing {
+				if i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, prefix) }); i >= 0 {
+					t.Errorf("args %q have %s", args, args[i])
+				}
+			}
+		})
+	}
+}
+
+// The leader election Role exists exactly when the manager elects a leader.
+func TestLeaderElectionRole(t *testing.T) {
+	for name, c := range map[string]struct {
+		args []string
+		want bool
+	}{
+		"default":                {want: true},
+		"disabled, one replica":  {args: []string{"--set", "leaderElection.enabled=false"}},
+		"disabled, two replicas": {args: []string{"--set", "leaderElection.enabled=false", "--set", "replicaCount=2"}, want: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ms := render(t, c.args...)
+			elects := slices.Contains(manager(t, ms).Args, "--leader-elect")
+			role := ms.find("Role", namespace, fullname+"-leader-election") != nil
+			binding := ms.find("RoleBinding", namespace, fullname+"-leader-election") != nil
+			if elects != c.want || role != c.want || binding != c.want {
+				t.Errorf("--leader-elect %v, Role %v, RoleBinding %v; want all %v", elects, role, binding, c.want)
+			}
+		})
+	}
+}
+
+func TestRestrictedSecurityContext(t *testing.T) {
+	for name, args := range map[string][]string{
+		"defaults":           nil,
+		"watched namespaces": {"--values", watchedValues},
+		"host network":       {"--set", "hostNetwork=true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pod := deployment(t, render(t, args...)).Spec.Template.Spec
+			if diff := cmp.Diff(&corev1.PodSecurityContext{
+				RunAsNonRoot:   ptr.To(true),
+				SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+			}, pod.SecurityContext); diff != "" {
+				t.Errorf("pod security context (-want +got):\n%s", diff)
+			}
+			for _, c := range slices.Concat(pod.InitContainers, pod.Containers) {
+				if diff := cmp.Diff(&corev1.SecurityContext{
+					AllowPrivilegeEscalation: ptr.To(false),
+					ReadOnlyRootFilesystem:   ptr.To(true),
+					Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+				}, c.SecurityContext); diff != "" {
+					t.Errorf("container %s security context (-want +got):\n%s", c.Name, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestProbes(t *testing.T) {
+	c := manager(t, render(t, "--set", "healthProbe.port=9444"))
+	port := slices.IndexFunc(c.Ports, func(p corev1.ContainerPort) bool { return p.Name == "probes" })
+	if port < 0 || c.Ports[port].ContainerPort != 9444 {
+		t.Fatalf("ports %+v lack probes: 9444", c.Ports)
+	}
+	for path, probe := range map[string]*corev1.Probe{"/healthz": c.LivenessProbe, "/readyz": c.ReadinessProbe} {
+		if probe == nil || probe.HTTPGet == nil || probe.HTTPGet.Path != path || probe.HTTPGet.Port != intstr.FromString("probes") {
+			t.Errorf("want an HTTP probe of %s on port probes, got %+v", path, probe)
+		}
+	}
+}
+
+func TestDeploymentValues(t *testing.T) {
+	ms := render(t, "--values", watchedValues)
+	d := deployment(t, ms)
+	pod := d.Spec.Template.Spec
+	c := manager(t, ms)
+	checks := map[string][2]any{
+		"replicas":           {ptr.To[int32](2), d.Spec.Replicas},
+		"image":              {"registry.example.com/hadoop-ceph-operator:1.2.3", c.Image},
+		"imagePullPolicy":    {corev1.PullAlways, c.ImagePullPolicy},
+		"imagePullSecrets":   {[]corev1.LocalObjectReference{{Name: "registry-credentials"}}, pod.ImagePullSecrets},
+		"serviceAccountName": {"hco", pod.ServiceAccountName},
+		"priorityClassName":  {"system-cluster-critical", pod.PriorityClassName},
+		"nodeSelector":       {map[string]string{"node-role.kubernetes.io/control-plane": ""}, pod.NodeSelector},
+		"tolerations": {[]corev1.Toleration{{
+			Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule,
+		}}, pod.Tolerations},
+		"podAnnotations":  {"platform", d.Spec.Template.Annotations["example.com/team"]},
+		"affinity":        {"kubernetes.io/os", pod.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].Preference.MatchExpressions[0].Key},
+		"pod labels":      {d.Spec.Selector.MatchLabels[appInstance], d.Spec.Template.Labels[appInstance]},
+		"selector":        {release, d.Spec.Selector.MatchLabels[appInstance]},
+		"hostNetwork":     {false, pod.HostNetwork},
+		"dnsPolicy":       {corev1.DNSPolicy(""), pod.DNSPolicy},
+		"resource limits": {"256Mi", c.Resources.Limits.Memory().String()},
+	}
+	for name, c := range checks {
+		if diff := cmp.Diff(c[0], c[1]); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	sa := get[corev1.ServiceAccount](t, ms, "ServiceAccount", namespace, "hco")
+	if sa.Annotations["example.com/owner"] != "platform" {
+		t.Errorf("ServiceAccount annotations %v lack serviceAccount.annotations", sa.Annotations)
+	}
+
+	if sa := render(t, "--set", "serviceAccount.create=false", "--set", "serviceAccount.name=existing").all("ServiceAccount"); len(sa) != 0 {
+		t.Errorf("serviceAccount.create=false rendered %s", sa)
+	}
+	if _, err := helm(t, templateArgs(chartDir(), "--set", "serviceAccount.create=false")...); err == nil || !strings.Contains(err.Error(), "serviceAccount.name") {
+		t.Errorf("serviceAccount.create=false without a name: got %v, want an error naming serviceAccount.name", err)
+	}
+}
+
+const appInstance = "app.kubernetes.io/instance"
+
+// A single-node cluster whose API server listens on the host's loopback runs the
+// manager on the host network and points it at the API server by environment.
+func TestHostNetwork(t *testing.T) {
+	ms := render(t, "--set", "hostNetwork=true",
+		"--set", "extraEnv[0].name=KUBERNETES_SERVICE_HOST", "--set-string", "extraEnv[0].value=127.0.0.1",
+		"--set", "extraEnv[1].name=KUBERNETES_SERVICE_PORT", "--set-string", "extraEnv[1].value=6443")
+	pod := deployment(t, ms).Spec.Template.Spec
+	if !pod.HostNetwork || pod.DNSPolicy != corev1.DNSClusterFirstWithHostNet {
+		t.Errorf("hostNetwork %v, dnsPolicy %q; want true, ClusterFirstWithHostNet", pod.HostNetwork, pod.DNSPolicy)
+	}
+	want := []corev1.EnvVar{{Name: "KUBERNETES_SERVICE_HOST", Value: "127.0.0.1"}, {Name: "KUBERNETES_SERVICE_PORT", Value: "6443"}}
+	if diff := cmp.Diff(want, manager(t, ms).Env); diff != "" {
+		t.Errorf("env (-want +got):\n%s", diff)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	t.Run("Service, no ServiceMonitor by default", func(t *testing.T) {
+		ms := render(t)
+		svc := get[corev1.Service](t, ms, "Service", namespace, fullname+"-metrics")
+		if len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 8080 || svc.Spec.Ports[0].TargetPort != intstr.FromString("metrics") {
+			t.Errorf("metrics Service ports %+v, want 8080 to the metrics port", svc.Spec.Ports)
+		}
+		pod := deployment(t, ms).Spec.Template
+		for k, v := range svc.Spec.Selector {
+			if pod.Labels[k] != v {
+				t.Errorf("metrics Service selects %s=%s, which the manager pod lacks: %v", k, v, pod.Labels)
+			}
+		}
+		if sm := ms.all("ServiceMonitor"); len(sm) != 0 {
+			t.Errorf("rendered %s without metrics.serviceMonitor.enabled", sm)
+		}
+	})
+	t.Run("ServiceMonitor when enabled", func(t *testing.T) {
+		ms := render(t, "--values", watchedValues)
+		sm := get[unstructured.Unstructured](t, ms, "ServiceMonitor", namespace, fullname)
+		if sm.GetAPIVersion() != "monitoring.coreos.com/v1" || sm.GetLabels()["release"] != "prometheus" {
+			t.Errorf("ServiceMonitor %s with labels %v, want monitoring.coreos.com/v1 with release=prometheus", sm.GetAPIVersion(), sm.GetLabels())
+		}
+		endpoints, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
+		if diff := cmp.Diff([]any{map[string]any{"port": "metrics", "path": "/metrics", "interval": "30s"}}, endpoints); diff != "" {
+			t.Errorf("endpoints (-want +got):\n%s", diff)
+		}
+		selector, _, _ := unstructured.NestedStringMap(sm.Object, "spec", "selector", "matchLabels")
+		svc := get[corev1.Service](t, ms, "Service", namespace, fullname+"-metrics")
+		for k, v := range selector {
+			if svc.Labels[k] != v {
+				t.Errorf("ServiceMonitor selects %s=%s, which the metrics Service lacks: %v", k, v, svc.Labels)
+			}
+		}
+	})
+	t.Run("nothing when disabled", func(t *testing.T) {
+		ms := render(t, "--set", "metrics.enabled=false")
+		if svc := ms.all("Service"); len(svc) != 0 {
+			t.Errorf("rendered %s with metrics.enabled=false", svc)
+		}
+		if slices.ContainsFunc(manager(t, ms).Ports, func(p corev1.ContainerPort) bool { return p.Name == "metrics" }) {
+			t.Error("the manager exposes a metrics port with metrics.enabled=false")
+		}
+		_, err := helm(t, templateArgs(chartDir(), "--set", "metrics.enabled=false", "--set", "metrics.serviceMonitor.enabled=true")...)
+		if err == nil || !strings.Contains(err.Error(), "metrics.serviceMonitor.enabled needs metrics.enabled") {
+			t.Errorf("a ServiceMonitor without metrics: got %v, want a refusal", err)
+		}
+	})
+}
+
+// A misspelt or mistyped value fails the install with a message naming it, instead of
+// being ignored.
+func TestSchemaRefusesBadValues(t *testing.T) {
+	for name, c := range map[string]struct {
+		set  []string
+		want string
+	}{
+		"unknown top-level key":  {[]string{"--set", "watchNamespace={team-a}"}, "'watchNamespace' not allowed"},
+		"unknown nested key":     {[]string{"--set", "metrics.serviceMonitor.enable=true"}, "at '/metrics/serviceMonitor': additional properties 'enable' not allowed"},
+		"wrong type":             {[]string{"--set", "replicaCount=two"}, "at '/replicaCount': got string, want integer"},
+		"boolean as string":      {[]string{"--set-string", "hostNetwork=true"}, "at '/hostNetwork': got string, want boolean"},
+		"pull policy":            {[]string{"--set", "image.pullPolicy=Sometimes"}, "at '/image/pullPolicy': value must be one of"},
+		"namespace name":         {[]string{"--set", "watchNamespaces={Team_A}"}, "at '/watchNamespaces/0'"},
+		"repeated namespace":     {[]string{"--set", "watchNamespaces={a,a}"}, "at '/watchNamespaces'"},
+		"empty Rook namespace":   {[]string{"--set", "rookNamespace="}, "at '/rookNamespace'"},
+		"env var field":          {[]string{"--set", "extraEnv[0].name=A", "--set", "extraEnv[0].vaule=b"}, "at '/extraEnv/0': additional properties 'vaule' not allowed"},
+		"argument without flag":  {[]string{"--set", "extraArgs={debug}"}, "at '/extraArgs/0'"},
+		"port out of range":      {[]string{"--set", "metrics.port=70000"}, "at '/metrics/port'"},
+		"scrape interval":        {[]string{"--set", "metrics.serviceMonitor.interval=30"}, "at '/metrics/serviceMonitor/interval'"},
+		"resources field":        {[]string{"--set", "resources.limit.memory=1Gi"}, "at '/resources': additional properties 'limit' not allowed"},
+		"leader election object": {[]string{"--set", "leaderElection=true"}, "at '/leaderElection': got boolean, want object"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, cmd := range []string{"template", "lint"} {
+				args := templateArgs(chartDir(), c.set...)
+				if cmd == "lint" {
+					args = append([]string{"lint", "--strict", chartDir()}, c.set...)
+				}
+				out, err := helm(t, args...)
+				msg := out
+				if err != nil {
+					msg += err.Error()
+				}
+				if err == nil || !strings.Contains(msg, c.want) {
+					t.Errorf("helm %s %s: got error %v, want one containing %q", cmd, strings.Join(c.set, " "), err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// The default Hadoop image belongs to the same release as the operator, and the
+// kustomize manifests in config/ default to the same image as the chart.
+func TestDefaultImages(t *testing.T) {
+	var chart struct {
+		AppVersion string `json:"appVersion"`
+	}
+	if err := yaml.Unmarshal(readFile(t, "charts", "hadoop-ceph-operator", "Chart.yaml"), &chart); err != nil {
+		t.Fatal(err)
+	}
+	hadoopImage := chartValues(t)["hadoopImage"].(string)
+	if !strings.HasSuffix(hadoopImage, ":3.4.2-"+chart.AppVersion) {
+		t.Errorf("values.yaml hadoopImage %s is not the Hadoop 3.4.2 image of appVersion %s", hadoopImage, chart.AppVersion)
+	}
+	image := manager(t, render(t)).Image
+	if !strings.HasSuffix(image, ":"+chart.AppVersion) {
+		t.Errorf("default operator image %s is not tagged with appVersion %s", image, chart.AppVersion)
+	}
+
+	var kustomization struct {
+		Images []struct {
+			Name    string `json:"name"`
+			NewName string `json:"newName"`
+			NewTag  string `json:"newTag"`
+		} `json:"images"`
+	}
+	if err := yaml.Unmarshal(readFile(t, "config", "manager", "kustomization.yaml"), &kustomization); err != nil {
+		t.Fatal(err)
+	}
+	if i := kustomization.Images; len(i) != 1 || i[0].NewName+":"+i[0].NewTag != image {
+		t.Errorf("config/manager/kustomization.yaml sets images %+v, want %s, the chart's default", i, image)
+	}
+
+	var kustomized *appsv1.Deployment
+	for doc := range strings.SplitSeq(string(readFile(t, "config", "manager", "manager.yaml")), "\n---\n") {
+		d := &appsv1.Deployment{}
+		if err := yaml.Unmarshal([]byte(doc), d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Kind == "Deployment" {
+			kustomized = d
+		}
+	}
+	if kustomized == nil {
+		t.Fatal("config/manager/manager.yaml holds no Deployment")
+	}
+	if args := kustomized.Spec.Template.Spec.Containers[0].Args; !slices.Contains(args, "--hadoop-image="+hadoopImage) {
+		t.Errorf("config/manager/manager.yaml args %q lack --hadoop-image=%s, the chart's default", args, hadoopImage)
+	}
+}
+
+// The values the local single-node cluster installs the chart with pass its schema and
+// give the manager the host network, the API server's address and the local images.
+func TestLocalClusterValues(t *testing.T) {
+	ms := render(t, "--values", filepath.Join(repoRoot, "hack", "local", "operator-values.yaml"),
+		"--set-string", "image.repository=localhost/hadoop-ceph-operator",
+		"--set-string", "image.tag=dev",
+		"--set-string", "hadoopImage=localhost/hadoop-ceph-hadoop:3.4.2-dev",
+		"--set-string", `podAnnotations.hadoopceph\.io/image-digest=sha256:0123`)
+	d := deployment(t, ms)
+	c := manager(t, ms)
+	if c.Image != "localhost/hadoop-ceph-operator:dev" || c.ImagePullPolicy != corev1.PullNever {
+		t.Errorf("image %s pulled %s, want localhost/hadoop-ceph-operator:dev, Never", c.Image, c.ImagePullPolicy)
+	}
+	if !slices.Contains(c.Args, "--hadoop-image=localhost/hadoop-ceph-hadoop:3.4.2-dev") {
+		t.Errorf("args %q lack the local Hadoop image", c.Args)
+	}
+	if !d.Spec.Template.Spec.HostNetwork || d.Spec.Template.Annotations["hadoopceph.io/image-digest"] != "sha256:0123" {
+		t.Errorf("hostNetwork %v, annotations %v", d.Spec.Template.Spec.HostNetwork, d.Spec.Template.Annotations)
+	}
+	if !slices.ContainsFunc(c.Env, func(e corev1.EnvVar) bool { return e.Name == "KUBERNETES_SERVICE_HOST" }) {
+		t.Errorf("env %+v lacks KUBERNETES_SERVICE_HOST", c.Env)
+	}
+}
+
+func TestNotes(t *testing.T) {
+	for name, c := range map[string]struct {
+		args        []string
+		want, avoid []string
+	}{
+		"defaults": {
+			want:  []string{"in every namespace", "StorageBackend", "HadoopCluster", "BenchmarkRun", "kubectl get -n <namespace> storagebackends,hadoopclusters,benchmarkruns", "rollout status deployment/" + fullname},
+			avoid: []string{"WARNING"},
+		},
+		"no Hadoop image": {
+			args: []string{"--set", "hadoopImage="},
+			want: []string{"WARNING: hadoopImage is empty", "InvalidSpec"},
+		},
+		"watched namespaces": {
+			args: []string{"--values", watchedValues},
+			want: []string{"in: team-a, team-b.", "Rook's objects in: rook-ceph, rook-archive."},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			notes := renderNotes(t, c.args...)
+			for _, want := range c.want {
+				if !strings.Contains(notes, want) {
+					t.Errorf("NOTES lack %q:\n%s", want, notes)
+				}
+			}
+			for _, avoid := range c.avoid {
+				if strings.Contains(notes, avoid) {
+					t.Errorf("NOTES contain %q:\n%s", avoid, notes)
+				}
+			}
+		})
+	}
+}
+
+// renderNotes renders NOTES.txt, which helm template leaves out: a copy of the chart
+// renders it into a ConfigMap through tpl, with the chart's own helpers.
+func renderNotes(t *testing.T, args ...string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "hadoop-ceph-operator")
+	if err := os.CopyFS(dir, os.DirFS(chartDir())); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "templates", "NOTES.txt")
+	if err := os.Rename(notes, filepath.Join(dir, "files", "NOTES.txt")); err != nil {
+		t.Fatal(err)
+	}
+	const probe = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: notes
+data:
+  notes: {{ tpl (.Files.Get "files/NOTES.txt") . | toJson }}
+`
+	if err := os.WriteFile(filepath.Join(dir, "templates", "notes.yaml"), []byte(probe), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := helm(t, templateArgs(dir, append(args, "--show-only", "templates/notes.yaml")...)...)
+	if err != nil {
+		t.Fatalf("rendering NOTES.txt: %v", err)
+	}
+	return decodeAs[corev1.ConfigMap](t, decode(t, out)[0]).Data["notes"]
+}
+
+func chartValues(t *testing.T) map[string]any {
+	t.Helper()
+	values := map[string]any{}
+	if err := yaml.Unmarshal(readFile(t, "charts", "hadoop-ceph-operator", "values.yaml"), &values); err != nil {
+		t.Fatal(err)
+	}
+	return values
+}
+
+func deployment(t *testing.T, ms manifests) *appsv1.Deployment {
+	t.Helper()
+	if d := ms.all("Deployment"); len(d) != 1 {
+		t.Fatalf("want one Deployment, rendered %s", d)
+	}
+	return get[appsv1.Deployment](t, ms, "Deployment", namespace, fullname)
+}
+
+func manager(t *testing.T, ms manifests) corev1.Container {
+	t.Helper()
+	pod := deployment(t, ms).Spec.Template.Spec
+	if len(pod.Containers) != 1 || pod.Containers[0].Name != "manager" {
+		t.Fatalf("want one container named manager, got %+v", pod.Containers)
+	}
+	return pod.Containers[0]
+}
