@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Installs Hadoop, the CephFS connector and this image's commands into the root file
+# system TARGET, whose Debian system (images/hadoop/packages) is already there or, for
+# a layer built apart from it, at least its /etc/passwd and /etc/group. Both
+# images/hadoop/Dockerfile and hack/images/build.sh run it, so the two images have the
+# same contents.
+#
+# Usage: assemble.sh STAGE TARGET, where STAGE holds
+#   root/           images/hadoop/root: files copied as they are (commands, configuration)
+#   jars/           what `mvn dependency:copy-dependencies` copied for images/hadoop/pom.xml
+#   connector/      the connector's jar (cephfs-hadoop)
+#   run-benchmark   internal/benchmark/runner/run-benchmark
+#
+# Layout: Hadoop's own jars in share/hadoop/{common,hdfs,yarn,mapreduce} and every
+# other jar once in share/hadoop/common/lib, so that YARN's default application class
+# path and the operator's mapreduce.application.classpath together name each jar
+# exactly once; the connector and libcephfs.jar join common/lib.
+set -euo pipefail
+
+readonly HADOOP_UID=1000 HADOOP_GID=1000
+
+die() {
+	echo "assemble.sh: $*" >&2
+	exit 1
+}
+
+[[ $# -eq 2 ]] || die "usage: assemble.sh STAGE TARGET"
+stage="$(cd "$1" && pwd)"
+target="$2"
+[[ -d "${target}" ]] || die "no target directory ${target}"
+# "/" becomes "", so paths below read /opt/... rather than //opt/...
+target="$(cd "${target}" && pwd)"
+target="${target%/}"
+for f in "${stage}/root" "${stage}/jars" "${stage}/connector" "${stage}/run-benchmark" \
+	"${target}/etc/passwd" "${target}/etc/group"; do
+	[[ -e "${f}" ]] || die "missing ${f}"
+done
+
+common_jar="$(find "${stage}/jars/" -maxdepth 1 -name 'hadoop-common-*.jar' ! -name '*-tests.jar' -printf '%f\n')"
+[[ "$(wc -w <<<"${common_jar}")" == 1 ]] || die "expected one hadoop-common jar in ${stage}/jars, found: ${common_jar:-none}"
+version="${common_jar#hadoop-common-}"
+version="${version%.jar}"
+
+hadoop="${target}/opt/hadoop"
+share="${hadoop}/share/hadoop"
+
+# Commands and configuration, root-owned and read-only for the hadoop user.
+cp -R --no-preserve=ownership "${stage}/root/." "${target}/"
+install -d -m 0755 "${share}/common/lib" "${share}/hdfs/lib" "${share}/yarn/lib" "${share}/mapreduce/lib"
+
+# A jar is Hadoop's own when it carries Hadoop's version (hadoop-yarn-api-3.4.2.jar,
+# hadoop-common-3.4.2-tests.jar); Hadoop's shaded third-party jars carry their own.
+for jar in "${stage}/jars"/*.jar; do
+	name="$(basename "${jar}")"
+	case "${name}" in
+	hadoop-hdfs*-"${version}".jar | hadoop-hdfs*-"${version}"-*.jar) dir=hdfs ;;
+	hadoop-yarn-*-"${version}".jar | hadoop-yarn-*-"${version}"-*.jar) dir=yarn ;;
+	hadoop-mapreduce-*-"${version}".jar | hadoop-mapreduce-*-"${version}"-*.jar) dir=mapreduce ;;
+	hadoop-*-"${version}".jar | hadoop-*-"${version}"-*.jar) dir=common ;;
+	*) dir=common/lib ;;
+	esac
+	install -m 0644 "${jar}" "${share}/${dir}/${name}"
+done
+
+connectors=("${stage}/connector"/*.jar)
+[[ ${#connectors[@]} == 1 && -f "${connectors[0]}" ]] || die "expected one jar in ${stage}/connector"
+install -m 0644 "${connectors[0]}" "${share}/common/lib/$(basename "${connectors[0]}")"
+# Debian's binding, matching the JNI library of libcephfs-jni: a link, so the two are
+# always upgraded together.
+ln -sfn /usr/share/java/libcephfs.jar "${share}/common/lib/libcephfs.jar"
+
+# Version-less names, so that the operator's Jobs need not know Hadoop's version.
+ln -sfn "hadoop-mapreduce-examples-${version}.jar" "${share}/mapreduce/hadoop-mapreduce-examples.jar"
+ln -sfn "hadoop-mapreduce-client-jobclient-${version}-tests.jar" "${share}/mapreduce/hadoop-mapreduce-client-jobclient-tests.jar"
+for link in "${share}/mapreduce/hadoop-mapreduce-examples.jar" "${share}/mapreduce/hadoop-mapreduce-client-jobclient-tests.jar"; do
+	[[ -f "${link}" ]] || die "${link} points at no jar"
+done
+
+install -m 0755 "${stage}/run-benchmark" "${target}/opt/hadoop-ceph/bin/run-benchmark"
+chmod 0755 "${hadoop}/bin"/* "${target}/opt/hadoop-ceph/bin"/*
+chmod 0644 "${hadoop}/libexec"/* "${hadoop}/etc/hadoop"/*
+find "${hadoop}" "${target}/opt/hadoop-ceph" -type d -exec chmod 0755 {} +
+
+# Hadoop takes the user's name from the passwd entry of its id.
+if ! grep -q "^[^:]*:[^:]*:${HADOOP_GID}:" "${target}/etc/group"; then
+	echo "hadoop:x:${HADOOP_GID}:" >>"${target}/etc/group"
+fi
+if ! grep -q "^[^:]*:[^:]*:${HADOOP_UID}:" "${target}/etc/passwd"; then
+	echo "hadoop:x:${HADOOP_UID}:${HADOOP_GID}:Hadoop:/home/hadoop:/bin/bash" >>"${target}/etc/passwd"
+fi
+
+# Where the operator mounts volumes; in an image run without them (docker run) they
+# are the hadoop user's to write.
+install -d -m 0755 -o "${HADOOP_UID}" -g "${HADOOP_GID}" \
+	"${target}/home/hadoop" "${target}/var/log/hadoop" "${target}/var/lib/hadoop-yarn"
+install -d -m 0755 "${target}/etc/ceph"
+
+echo "assemble.sh: Hadoop ${version} with $(find "${share}" -name '*.jar' -type f | wc -l) jars in ${hadoop}" >&2
