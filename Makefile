@@ -12,6 +12,7 @@ HCO_CACHE ?= $(HOME)/.cache/hadoop-ceph-operator
 export HCO_CACHE
 
 include hack/tools/versions.env
+include hack/images/images.env
 
 BIN := $(HCO_CACHE)/bin
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
@@ -42,6 +43,7 @@ manifests: $(CONTROLLER_GEN) ## Generate CRDs and RBAC into config/.
 		paths=./api/... paths=./controllers/... \
 		output:crd:artifacts:config=config/crd/bases \
 		output:rbac:artifacts:config=config/rbac
+	hack/sync-chart.sh
 
 .PHONY: fmt
 fmt: ## Run go fmt.
@@ -85,14 +87,22 @@ envtest-env: envtest-assets ## Print the exports that let `go test` find envtest
 test: test-go test-connector ## Set up everything a fresh machine needs, then run every test.
 
 .PHONY: test-go
-test-go: generate manifests vet envtest-assets ## Operator tests: unit tests and envtest suites.
+test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.
 	hack/verify-generated.sh
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) \
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) HELM=$(HELM) \
 		go test -count=1 ./... -timeout 20m
 
 .PHONY: test-unit
-test-unit: ## Operator unit tests only (no API server).
-	go test -count=1 $$(go list ./... | grep -v -e /controllers -e /api/)
+test-unit: ## Operator unit tests only (no API server, no chart).
+	go test -count=1 $$(go list ./... | grep -v -e /controllers -e /api/ -e /test/)
+
+.PHONY: test-chart
+test-chart: manifests $(HELM) ## Helm chart: lint and rendered-template tests.
+	HELM=$(HELM) go test -count=1 ./test/chart/...
+
+.PHONY: helm-lint
+helm-lint: $(HELM) ## helm lint --strict on the chart.
+	$(HELM) lint --strict charts/hadoop-ceph-operator
 
 .PHONY: test-envtest
 test-envtest: envtest-assets ## Operator envtest suites only.
@@ -112,6 +122,40 @@ ceph-up: ## Start the single-host Ceph used by the connector tests.
 .PHONY: ceph-down
 ceph-down: ## Stop the single-host Ceph and remove its data.
 	hack/ceph/down.sh
+
+##@ Local cluster, demo and end-to-end tests
+
+.PHONY: demo
+demo: ## Local Kubernetes + Ceph + images, the operator via Helm, and a 1M-row TeraSort with its results.
+	hack/demo/run.sh
+
+.PHONY: demo-down
+demo-down: ## Stop the local Kubernetes and the local Ceph (binaries and images stay cached).
+	hack/local/down.sh
+
+.PHONY: cluster-up
+cluster-up: ## Start the local single-node Kubernetes (etcd, control plane, kubelet, containerd).
+	hack/cluster/up.sh
+
+.PHONY: cluster-down
+cluster-down: ## Stop the local Kubernetes and remove its state.
+	hack/cluster/down.sh
+
+.PHONY: images
+images: ## Build the operator, Hadoop and pause images without a container engine.
+	hack/images/build.sh all
+
+.PHONY: docker-build
+docker-build: ## Build the operator and Hadoop images with a container engine (docker buildx).
+	docker build -f images/operator/Dockerfile -t $(OPERATOR_IMAGE) .
+	docker build -f images/hadoop/Dockerfile -t $(HADOOP_IMAGE) .
+
+.PHONY: e2e
+e2e: $(GINKGO) $(HELM) ## End-to-end suite on the local Kubernetes with the local Ceph (starts what it needs).
+	hack/local/up.sh
+	source hack/cluster/env.sh && export KUBECONFIG && \
+		KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
+		$(GINKGO) -tags e2e --timeout 75m -v ./test/e2e
 
 ##@ Benchmarks
 

@@ -1,0 +1,62 @@
+# shellcheck shell=bash disable=SC2034
+# Settings of the local single-node Kubernetes (hack/cluster/up.sh, down.sh, smoke.sh,
+# logs.sh), also sourced by the demo and the end-to-end suite for KUBECONFIG. Only
+# variables: whatever sources this keeps its own functions and shell options.
+#
+# Every server binds a loopback address: the host's other addresses must never be
+# targeted, and pods reach the control plane and the local Ceph through hostNetwork.
+
+HCO_CACHE="${HCO_CACHE:-$HOME/.cache/hadoop-ceph-operator}"
+# shellcheck source=../tools/versions.env
+source "$(dirname "${BASH_SOURCE[0]}")/../tools/versions.env"
+
+CLUSTER_DIR="${HCO_CLUSTER_DIR:-$HCO_CACHE/cluster}"
+KUBECONFIG="$CLUSTER_DIR/kubeconfig"
+CLUSTER_PKI_DIR="$CLUSTER_DIR/pki"
+CLUSTER_CONFIG_DIR="$CLUSTER_DIR/config"
+CLUSTER_LOG_DIR="$CLUSTER_DIR/logs"
+# The kubelet's podLogsDir: <namespace>_<pod>_<uid>/<container>/<restarts>.log, what
+# hack/cluster/logs.sh reads.
+CLUSTER_POD_LOG_DIR="$CLUSTER_LOG_DIR/pods"
+CLUSTER_KUBELET_DIR="$CLUSTER_DIR/kubelet"
+CLUSTER_ETCD_DIR="$CLUSTER_DIR/etcd"
+CLUSTER_CNI_DIR="$CLUSTER_DIR/cni"
+# containerd's content store and snapshots: the imported images, which no registry can
+# give back, so down.sh keeps them unless asked to purge.
+CLUSTER_CONTAINERD_ROOT="$CLUSTER_DIR/containerd"
+# Sockets, task state, network namespaces and runc's state of our containerd. A short
+# fixed path: unix socket paths are limited to 108 bytes, and HCO_CACHE can be long.
+CLUSTER_RUN_DIR="/run/hco-containerd"
+CONTAINERD_SOCKET="$CLUSTER_RUN_DIR/containerd.sock"
+# Exported for ctr and hack/images/import.sh, which would otherwise talk to the system
+# containerd's socket.
+export CONTAINERD_ADDRESS="$CONTAINERD_SOCKET"
+
+K8S_BIN_DIR="$HCO_CACHE/k8s/$KUBERNETES_VERSION"
+# crictl is not packaged by Debian; built from the module proxy (sigs.k8s.io/cri-tools),
+# whose newest version there is one minor behind Kubernetes, which CRI v1 tolerates.
+CRICTL_VERSION=v1.36.0
+CRICTL="$HCO_CACHE/bin/crictl-$CRICTL_VERSION"
+
+# The kubelet registers the lower-cased host name.
+CLUSTER_NODE_NAME="$(hostname | tr '[:upper:]' '[:lower:]')"
+CLUSTER_API_PORT=6443
+CLUSTER_API_SERVER="https://127.0.0.1:$CLUSTER_API_PORT"
+# Off etcd's defaults so an etcd someone else runs on 2379 keeps working.
+CLUSTER_ETCD_CLIENT_PORT="${HCO_CLUSTER_ETCD_PORT:-12379}"
+CLUSTER_ETCD_PEER_PORT="${HCO_CLUSTER_ETCD_PEER_PORT:-12380}"
+CLUSTER_CONTROLLER_MANAGER_PORT=10257
+CLUSTER_SCHEDULER_PORT=10259
+CLUSTER_KUBELET_PORT=10250
+CLUSTER_KUBELET_HEALTHZ_PORT=10248
+CLUSTER_SERVICE_CIDR=10.96.0.0/16
+CLUSTER_DOMAIN=cluster.local
+# Loopback addresses the cluster DNS (dnsmasq) may listen on, in order of preference;
+# up.sh takes the first whose port 53 nobody else holds.
+CLUSTER_DNS_CANDIDATES="${HCO_CLUSTER_DNS_IP:-127.0.0.1 127.0.0.53 127.0.0.153}"
+# Pods without hostNetwork get an address on this bridge. It has no gateway address
+# and no masquerading: such pods reach each other and nothing else, so nothing in the
+# host's namespace is exposed through it.
+CLUSTER_CNI_NETWORK=hco-pods
+CLUSTER_CNI_BRIDGE=hco0
+CLUSTER_POD_CIDR=10.117.0.0/24

@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# Helpers of hack/cluster/*.sh. Sourced, not executed.
+
+CLUSTER_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck disable=SC2034 # used by the scripts that source this file
+ROOT="$(cd "$CLUSTER_SCRIPTS_DIR/../.." && pwd)"
+# shellcheck source=env.sh
+source "$CLUSTER_SCRIPTS_DIR/env.sh"
+
+SCRIPT_NAME="cluster-$(basename "$0" .sh)"
+
+log() { printf '%s: %s\n' "$SCRIPT_NAME" "$*" >&2; }
+
+die() {
+	log "error: $*"
+	exit 1
+}
+
+kubectl() { "$K8S_BIN_DIR/kubectl" --kubeconfig "$KUBECONFIG" "$@"; }
+
+# Explicit endpoints, never a configuration file's: crictl's default endpoint is the
+# system containerd's.
+crictl() { "$CRICTL" --config /dev/null --runtime-endpoint "unix://$CONTAINERD_SOCKET" --image-endpoint "unix://$CONTAINERD_SOCKET" --timeout 30s "$@"; }
+
+ctr() { command ctr --address "$CONTAINERD_SOCKET" --namespace k8s.io "$@"; }
+
+require_root() {
+	[[ $EUID -eq 0 ]] || die "must run as root: the kubelet and containerd create mounts, cgroups and network interfaces"
+}
+
+# ensure_debs installs the Debian packages among its arguments that are missing.
+ensure_debs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[[ ${#missing[@]} -eq 0 ]] && return 0
+	log "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Up, down and smoke would trip over each other's half-done work.
+take_cluster_lock() {
+	mkdir -p "$HCO_CACHE"
+	exec 8>"$HCO_CACHE/.cluster.lock"
+	if ! flock -n 8; then
+		log "waiting for another hack/cluster script to finish (lock $HCO_CACHE/.cluster.lock)"
+		flock 8
+	fi
+}
+
+# our_pids NAME prints the pids of this cluster's processes whose executable is called
+# NAME. A process is ours only when its command line names a path of this cluster (the
+# shims: our containerd's socket), so another containerd, etcd or kubelet on the host is
+# never touched.
+our_pids() {
+	local name="$1" marker="$CLUSTER_DIR/"
+	[[ "$name" == containerd-shim-runc-v2 ]] && marker="$CONTAINERD_SOCKET"
+	ps -eo pid=,args= | awk -v name="$name" -v marker="$marker" '
+		{ exe = $2; sub(/.*\//, "", exe) }
+		exe == name && index($0, marker) > 0 { print $1 }'
+}
+
+# alive PIDS... prints those of PIDS that have not finished exiting. A zombie has (its
+# sockets are closed), while an exiting process's command line is already empty when
+# it still holds its ports, so the pids are followed rather than looked up again.
+alive() {
+	local pid state
+	for pid in "$@"; do
+		state="$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" || continue
+		[[ -n "$state" && "$state" != Z ]] && echo "$pid"
+	done
+	return 0
+}
+
+# stop_procs NAME... sends TERM to this cluster's processes called NAME, then KILL to
+# those still there after 30 s.
+stop_procs() {
+	local name pids=() i
+	for name in "$@"; do
+		mapfile -t -O "${#pids[@]}" pids < <(our_pids "$name")
+	done
+	[[ ${#pids[@]} -eq 0 ]] && return 0
+	log "stopping $* (pid ${pids[*]})"
+	kill -TERM "${pids[@]}" 2>/dev/null || true
+	for ((i = 0; i < 60; i++)); do
+		mapfile -t pids < <(alive "${pids[@]}")
+		[[ ${#pids[@]} -eq 0 ]] && return 0
+		sleep 0.5
+	done
+	log "killing $* (pid ${pids[*]}), still there after 30 s"
+	kill -KILL "${pids[@]}" 2>/dev/null || true
+	for ((i = 0; i < 20; i++)); do
+		mapfile -t pids < <(alive "${pids[@]}")
+		[[ ${#pids[@]} -eq 0 ]] && return 0
+		sleep 0.5
+	done
+}
+
+# wait_until SECONDS WHAT COMMAND... polls COMMAND every second until it succeeds, or
+# fails naming WHAT and the log to look at.
+wait_until() {
+	local timeout="$1" what="$2" deadline
+	shift 2
+	deadline=$((SECONDS + timeout))
+	until "$@" >/dev/null 2>&1; do
+		((SECONDS < deadline)) || die "timed out after ${timeout}s waiting for ${what}"
+		sleep 1
+	done
+}
+
+# write_file FILE [MODE] writes stdin to FILE when the content differs; the status
+# tells whether it did (0) or FILE already had that content (1).
+write_file() {
+	local file="$1" mode="${2:-0644}" tmp
+	mkdir -p "$(dirname "$file")"
+	tmp="$(mktemp "$file.XXXXXX")"
+	cat >"$tmp"
+	if [[ -f "$file" ]] && cmp -s "$tmp" "$file"; then
+		rm -f "$tmp"
+		return 1
+	fi
+	chmod "$mode" "$tmp"
+	mv "$tmp" "$file"
+}
+
+# mounts_under DIR... prints the mount points below the directories, deepest first.
+mounts_under() {
+	local dir
+	for dir in "$@"; do
+		awk -v dir="${dir%/}/" 'index($5 "/", dir) == 1 { print $5 }' /proc/self/mountinfo
+	done | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2- | uniq
+}

@@ -1,0 +1,555 @@
+#!/usr/bin/env bash
+# Starts a real single-node Kubernetes on this host for the end-to-end tests and the
+# demo: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, a cluster DNS
+# (dnsmasq), containerd with runc and the CNI plugins, and a kubelet. Every server
+# listens on loopback only; docs/local-cluster.md explains the settings.
+#
+# Idempotent: what runs with the wanted command line and configuration is left alone,
+# what is missing or changed is (re)started, so a healthy cluster is reported as such in
+# a few seconds. Waits for the node to be Ready and the default ServiceAccount to exist,
+# then prints the KUBECONFIG line to use. hack/cluster/down.sh stops it all.
+#
+# State lives in $HCO_CACHE/cluster (logs in logs/), runtime state in
+# /run/hco-containerd; Kubernetes binaries come from hack/tools, the pause image from
+# hack/images.
+set -Eeuo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Debian packages: the runtime, the CNI plugins, the cluster DNS, and what this script
+# and hack/images/import.sh call.
+PACKAGES=(containerd runc containernetworking-plugins dnsmasq-base openssl curl iproute2 util-linux umoci jq busybox-static)
+CNI_BIN_DIR=/usr/lib/cni
+
+# Components whose configuration file changed in this run: restarted even when their
+# command line is the same.
+declare -A CONFIG_CHANGED=()
+STARTED=()
+
+# ---------------------------------------------------------------------------- tools
+
+build_crictl() {
+	[[ -x "$CRICTL" ]] && return 0
+	log "building crictl $CRICTL_VERSION (sigs.k8s.io/cri-tools)"
+	local wrapper="$HCO_CACHE/src/cri-tools-$CRICTL_VERSION"
+	mkdir -p "$wrapper" "$(dirname "$CRICTL")"
+	# `go install pkg@version` consults the module's version list for deprecations,
+	# which the module proxy refuses; a wrapper module that requires the version
+	# builds the same binary.
+	cat >"$wrapper/go.mod" <<-EOF
+		module local/cri-tools-wrapper
+
+		go 1.26
+
+		require sigs.k8s.io/cri-tools $CRICTL_VERSION
+	EOF
+	(
+		cd "$wrapper"
+		export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off
+		go mod download sigs.k8s.io/cri-tools
+		go build -trimpath -o "$CRICTL.tmp" \
+			-ldflags "-X sigs.k8s.io/cri-tools/pkg/version.Version=$CRICTL_VERSION" \
+			sigs.k8s.io/cri-tools/cmd/crictl
+	)
+	mv "$CRICTL.tmp" "$CRICTL"
+}
+
+install_tools() {
+	local bin
+	ensure_debs "${PACKAGES[@]}"
+	for bin in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl; do
+		if [[ ! -x "$K8S_BIN_DIR/$bin" ]]; then
+			log "building the Kubernetes $KUBERNETES_VERSION binaries from source (about 10 minutes the first time)"
+			"$ROOT/hack/tools/envtest-assets.sh" --all >/dev/null
+			break
+		fi
+	done
+	build_crictl
+}
+
+# ---------------------------------------------------------------------------- PKI
+
+gen_key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
+
+# issue NAME server|client CN [ORGANIZATION [SUBJECT_ALT_NAMES]] signs NAME.crt with the
+# cluster CA unless it exists.
+issue() {
+	local name="$1" usage="$2" cn="$3" org="${4:-}" sans="${5:-}" dir="$CLUSTER_PKI_DIR" subject ext
+	[[ -f "$dir/$name.crt" ]] && return 0
+	subject="/CN=$cn"
+	[[ -n "$org" ]] && subject="/O=$org$subject"
+	ext="basicConstraints=critical,CA:FALSE
+keyUsage=critical,digitalSignature,keyEncipherment
+extendedKeyUsage=${usage}Auth"
+	[[ -n "$sans" ]] && ext+=$'\n'"subjectAltName=$sans"
+	gen_key "$dir/$name.key"
+	openssl req -new -key "$dir/$name.key" -subj "$subject" |
+		openssl x509 -req -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -set_serial "0x$(openssl rand -hex 16)" \
+			-days 3650 -extfile <(printf '%s\n' "$ext") -out "$dir/$name.crt" 2>/dev/null
+}
+
+make_pki() {
+	local dir="$CLUSTER_PKI_DIR"
+	mkdir -p "$dir"
+	chmod 0700 "$dir"
+	if [[ ! -f "$dir/ca.crt" ]]; then
+		log "creating the cluster CA and certificates in $dir"
+		gen_key "$dir/ca.key"
+		openssl req -x509 -new -key "$dir/ca.key" -subj "/CN=hco-local-cluster-ca" -days 3650 \
+			-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
+			-out "$dir/ca.crt"
+	fi
+	if [[ ! -f "$dir/sa.pub" ]]; then
+		gen_key "$dir/sa.key"
+		openssl pkey -in "$dir/sa.key" -pubout -out "$dir/sa.pub"
+	fi
+	# The in-cluster names resolve to 127.0.0.1 through the cluster DNS, so a client
+	# that uses kubernetes.default.svc verifies as well as one that uses the address.
+	issue apiserver server kube-apiserver "" \
+		"DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.$CLUSTER_DOMAIN,IP:127.0.0.1,IP:$(service_ip 1)"
+	issue kubelet-serving server "system:node:$CLUSTER_NODE_NAME" system:nodes \
+		"DNS:$CLUSTER_NODE_NAME,DNS:localhost,IP:127.0.0.1,IP:$KUBELET_ADDRESS"
+	issue apiserver-kubelet-client client kube-apiserver-kubelet-client
+	issue admin client kubernetes-admin system:masters
+	issue controller-manager client system:kube-controller-manager
+	issue scheduler client system:kube-scheduler
+	issue kubelet client "system:node:$CLUSTER_NODE_NAME" system:nodes
+	chmod 0600 "$dir"/*.key
+}
+
+# service_ip N prints the Nth address of the service range (1: the kubernetes Service).
+service_ip() {
+	local base="${CLUSTER_SERVICE_CIDR%/*}"
+	echo "${base%.*}.$((${base##*.} + $1))"
+}
+
+# kubeconfig FILE CERT writes a kubeconfig that authenticates with pki/CERT.{crt,key}.
+kubeconfig() {
+	local file="$1" cert="$2" pki="$CLUSTER_PKI_DIR"
+	write_file "$file" 0600 <<-EOF
+		apiVersion: v1
+		kind: Config
+		clusters:
+		- name: hco-local
+		  cluster:
+		    server: $CLUSTER_API_SERVER
+		    certificate-authority-data: $(base64 -w0 "$pki/ca.crt")
+		users:
+		- name: $cert
+		  user:
+		    client-certificate-data: $(base64 -w0 "$pki/$cert.crt")
+		    client-key-data: $(base64 -w0 "$pki/$cert.key")
+		contexts:
+		- name: hco-local
+		  context:
+		    cluster: hco-local
+		    user: $cert
+		current-context: hco-local
+	EOF
+}
+
+# ---------------------------------------------------------------------------- addresses
+
+# The API server reaches the kubelet (kubectl logs, exec, port-forward) at the node's
+# Hostname address: the node has no InternalIP (see the kubelet's flags) and the host's
+# other addresses must not be targeted. That works when the host name resolves to a
+# loopback address, which the kubelet then listens on.
+choose_kubelet_address() {
+	local ip
+	ip="$(getent ahostsv4 "$CLUSTER_NODE_NAME" | awk 'NR == 1 { print $1 }')"
+	if [[ "$ip" == 127.* ]]; then
+		KUBELET_ADDRESS="$ip"
+		KUBELET_ADDRESS_TYPES=Hostname
+	else
+		log "note: host name $CLUSTER_NODE_NAME resolves to '${ip:-nothing}', not to a loopback address: kubectl logs/exec will not work (use hack/cluster/logs.sh)"
+		KUBELET_ADDRESS=127.0.0.1
+		# An address type the node never has: the API server then refuses logs/exec
+		# instead of dialling whatever the host name resolves to.
+		KUBELET_ADDRESS_TYPES=InternalIP
+	fi
+}
+
+# listening ADDRESS PORT: something listens on ADDRESS:PORT or on every address's PORT.
+listening() {
+	ss -Hlntu | awk -v want="$1:$2" -v port="$2" '
+		{ a = $5 }
+		a == want || a == "0.0.0.0:" port || a == "*:" port || a == "[::]:" port { found = 1 }
+		END { exit !found }'
+}
+
+choose_dns_address() {
+	local ip
+	if [[ -n "$(our_pids dnsmasq)" && -f "$CLUSTER_CONFIG_DIR/dnsmasq.conf" ]]; then
+		DNS_ADDRESS="$(sed -n 's/^listen-address=//p' "$CLUSTER_CONFIG_DIR/dnsmasq.conf")"
+		return 0
+	fi
+	for ip in $CLUSTER_DNS_CANDIDATES; do
+		if ! listening "$ip" 53; then
+			DNS_ADDRESS="$ip"
+			return 0
+		fi
+	done
+	die "port 53 is taken on every candidate address ($CLUSTER_DNS_CANDIDATES); set HCO_CLUSTER_DNS_IP to a free loopback address"
+}
+
+# ---------------------------------------------------------------------------- configuration
+
+write_configs() {
+	local c="$CLUSTER_CONFIG_DIR" pki="$CLUSTER_PKI_DIR"
+	# shellcheck source=../images/images.env
+	source "$ROOT/hack/images/images.env"
+
+	kubeconfig "$KUBECONFIG" admin || true
+	kubeconfig "$c/controller-manager.kubeconfig" controller-manager && CONFIG_CHANGED[kube-controller-manager]=1
+	kubeconfig "$c/scheduler.kubeconfig" scheduler && CONFIG_CHANGED[kube-scheduler]=1
+	kubeconfig "$c/kubelet.kubeconfig" kubelet && CONFIG_CHANGED[kubelet]=1
+
+	# No CoreDNS image exists here, and hostNetwork pods have no pod IP a Service could
+	# select. Every pod runs on this one node's host network, so every Service's backends
+	# are at 127.0.0.1: the cluster DNS answers every name under svc and the cluster
+	# domain with 127.0.0.1 (and no IPv6 address), and forwards nothing. Any other name
+	# is answered NXDOMAIN at once, where "no upstream server" (REFUSED) would make
+	# resolvers retry.
+	write_file "$c/dnsmasq.conf" <<-EOF && CONFIG_CHANGED[dnsmasq]=1
+		listen-address=$DNS_ADDRESS
+		bind-interfaces
+		port=53
+		no-resolv
+		no-hosts
+		local=/svc/
+		local=/$CLUSTER_DOMAIN/
+		address=/svc/127.0.0.1
+		address=/$CLUSTER_DOMAIN/127.0.0.1
+		address=/#/
+		user=nobody
+		group=nogroup
+		pid-file=
+		log-facility=-
+	EOF
+
+	# restrict_oom_score_adj: the VM withholds CAP_SYS_RESOURCE, so runc may only raise
+	# a container's OOM score, never lower it below containerd's own.
+	# The sandbox image is the locally built pause: there is no registry to pull from.
+	# runc's root is our own so that another containerd's runc state never mixes in.
+	write_file "$c/containerd.toml" <<-EOF && CONFIG_CHANGED[containerd]=1
+		version = 2
+		root = "$CLUSTER_CONTAINERD_ROOT"
+		state = "$CLUSTER_RUN_DIR/state"
+
+		[grpc]
+		  address = "$CONTAINERD_SOCKET"
+
+		[ttrpc]
+		  address = "$CONTAINERD_SOCKET.ttrpc"
+
+		[plugins."io.containerd.internal.v1.opt"]
+		  path = "$CLUSTER_CONTAINERD_ROOT/opt"
+
+		[plugins."io.containerd.grpc.v1.cri"]
+		  sandbox_image = "$PAUSE_IMAGE"
+		  restrict_oom_score_adj = true
+		  netns_mounts_under_state_dir = true
+		  stream_server_address = "127.0.0.1"
+
+		  [plugins."io.containerd.grpc.v1.cri".containerd]
+		    snapshotter = "overlayfs"
+		    default_runtime_name = "runc"
+
+		    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+		      runtime_type = "io.containerd.runc.v2"
+
+		      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+		        SystemdCgroup = false
+		        Root = "$CLUSTER_RUN_DIR/runc"
+
+		  [plugins."io.containerd.grpc.v1.cri".cni]
+		    bin_dir = "$CNI_BIN_DIR"
+		    conf_dir = "$CLUSTER_CNI_DIR/net.d"
+	EOF
+
+	# Read by containerd for every new sandbox, so a change needs no restart.
+	write_file "$CLUSTER_CNI_DIR/net.d/10-$CLUSTER_CNI_NETWORK.conflist" <<-EOF || true
+		{
+		  "cniVersion": "1.0.0",
+		  "name": "$CLUSTER_CNI_NETWORK",
+		  "plugins": [
+		    {
+		      "type": "bridge",
+		      "bridge": "$CLUSTER_CNI_BRIDGE",
+		      "isGateway": false,
+		      "ipMasq": false,
+		      "ipam": {
+		        "type": "host-local",
+		        "ranges": [[{ "subnet": "$CLUSTER_POD_CIDR" }]],
+		        "dataDir": "$CLUSTER_CNI_DIR/ipam"
+		      }
+		    }
+		  ]
+		}
+	EOF
+
+	# cgroupfs and failCgroupV1: this host has cgroup v1 and no systemd.
+	# Eviction thresholds are low because the disk may be quite full and the pods are
+	# throwaway; image garbage collection is off (100%) because an imported image has no
+	# registry to be pulled from again.
+	# For people: `crictl --config $c/crictl.yaml ps`.
+	write_file "$c/crictl.yaml" <<-EOF || true
+		runtime-endpoint: unix://$CONTAINERD_SOCKET
+		image-endpoint: unix://$CONTAINERD_SOCKET
+		timeout: 30
+	EOF
+
+	write_file "$c/kubelet.yaml" <<-EOF && CONFIG_CHANGED[kubelet]=1
+		apiVersion: kubelet.config.k8s.io/v1beta1
+		kind: KubeletConfiguration
+		address: $KUBELET_ADDRESS
+		port: $CLUSTER_KUBELET_PORT
+		readOnlyPort: 0
+		healthzBindAddress: 127.0.0.1
+		healthzPort: $CLUSTER_KUBELET_HEALTHZ_PORT
+		tlsCertFile: $pki/kubelet-serving.crt
+		tlsPrivateKeyFile: $pki/kubelet-serving.key
+		authentication:
+		  anonymous:
+		    enabled: false
+		  webhook:
+		    enabled: true
+		  x509:
+		    clientCAFile: $pki/ca.crt
+		authorization:
+		  mode: Webhook
+		containerRuntimeEndpoint: unix://$CONTAINERD_SOCKET
+		cgroupDriver: cgroupfs
+		failCgroupV1: false
+		failSwapOn: false
+		clusterDNS:
+		- $DNS_ADDRESS
+		clusterDomain: $CLUSTER_DOMAIN
+		podLogsDir: $CLUSTER_POD_LOG_DIR
+		evictionHard:
+		  memory.available: 100Mi
+		  nodefs.available: 1%
+		  nodefs.inodesFree: 1%
+		  imagefs.available: 1%
+		  imagefs.inodesFree: 1%
+		imageGCHighThresholdPercent: 100
+		imageGCLowThresholdPercent: 99
+	EOF
+	return 0
+}
+
+# ---------------------------------------------------------------------------- processes
+
+declare -A PORTS=(
+	[etcd]="127.0.0.1:$CLUSTER_ETCD_CLIENT_PORT 127.0.0.1:$CLUSTER_ETCD_PEER_PORT"
+	[kube-apiserver]="127.0.0.1:$CLUSTER_API_PORT"
+	[kube-controller-manager]="127.0.0.1:$CLUSTER_CONTROLLER_MANAGER_PORT"
+	[kube-scheduler]="127.0.0.1:$CLUSTER_SCHEDULER_PORT"
+	[kubelet]="127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT"
+)
+
+# run NAME ARGV... keeps this cluster's process NAME when it runs with exactly ARGV and
+# its configuration did not change, and (re)starts it otherwise. Output goes to
+# logs/NAME.log.
+run() {
+	local name="$1" pids addr
+	shift
+	mapfile -t pids < <(our_pids "$name")
+	if [[ ${#pids[@]} -eq 1 && -z "${CONFIG_CHANGED[$name]:-}" ]] &&
+		cmp -s <(printf '%s\0' "$@") "/proc/${pids[0]}/cmdline"; then
+		return 0
+	fi
+	if [[ ${#pids[@]} -gt 0 ]]; then
+		log "restarting $name: its command line or configuration changed"
+		stop_procs "$name"
+	fi
+	for addr in ${PORTS[$name]:-}; do
+		if listening "${addr%:*}" "${addr##*:}"; then
+			die "cannot start $name: $addr is in use by another program: $(ss -Hlntp "( sport = :${addr##*:} )" | head -1)"
+		fi
+	done
+	log "starting $name"
+	mkdir -p "$CLUSTER_LOG_DIR"
+	printf '\n==== %s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >>"$CLUSTER_LOG_DIR/$name.log"
+	# The daemon must not inherit the lock (fd 8), or it would hold it forever.
+	setsid "$@" >>"$CLUSTER_LOG_DIR/$name.log" 2>&1 </dev/null 8>&- &
+	STARTED+=("$name")
+}
+
+# await NAME SECONDS COMMAND... waits for COMMAND to succeed, or fails pointing at
+# NAME's log.
+await() {
+	local name="$1" timeout="$2"
+	shift 2
+	wait_until "$timeout" "$name (log: $CLUSTER_LOG_DIR/$name.log)" "$@"
+}
+
+start_etcd() {
+	local client="http://127.0.0.1:$CLUSTER_ETCD_CLIENT_PORT" peer="http://127.0.0.1:$CLUSTER_ETCD_PEER_PORT"
+	# No fsync: the data is thrown away by down.sh, and fsync on a shared disk slows
+	# every API write.
+	run etcd "$K8S_BIN_DIR/etcd" --name=hco-local --data-dir="$CLUSTER_ETCD_DIR" \
+		--listen-client-urls="$client" --advertise-client-urls="$client" \
+		--listen-peer-urls="$peer" --initial-advertise-peer-urls="$peer" \
+		--initial-cluster="hco-local=$peer" --unsafe-no-fsync --log-level=warn
+	await etcd 60 curl -sf "$client/health"
+}
+
+start_apiserver() {
+	local pki="$CLUSTER_PKI_DIR" issuer="https://kubernetes.default.svc.$CLUSTER_DOMAIN"
+	# The endpoint reconciler refuses to publish a loopback address, so the kubernetes
+	# Service has no endpoints; in-cluster clients use KUBERNETES_SERVICE_HOST/PORT
+	# (127.0.0.1:6443), which hostNetwork pods reach.
+	run kube-apiserver "$K8S_BIN_DIR/kube-apiserver" \
+		--advertise-address=127.0.0.1 --bind-address=127.0.0.1 --secure-port="$CLUSTER_API_PORT" \
+		--endpoint-reconciler-type=none \
+		--etcd-servers="http://127.0.0.1:$CLUSTER_ETCD_CLIENT_PORT" \
+		--client-ca-file="$pki/ca.crt" \
+		--tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
+		--kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" \
+		--kubelet-client-key="$pki/apiserver-kubelet-client.key" \
+		--kubelet-certificate-authority="$pki/ca.crt" \
+		--kubelet-preferred-address-types="$KUBELET_ADDRESS_TYPES" \
+		--service-account-issuer="$issuer" --api-audiences="$issuer" \
+		--service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
+		--service-cluster-ip-range="$CLUSTER_SERVICE_CIDR" \
+		--authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
+		--allow-privileged=true --profiling=false
+	await kube-apiserver 120 curl -sf --cacert "$pki/ca.crt" "$CLUSTER_API_SERVER/readyz"
+	# The API server's own client identity towards the kubelet (logs, exec).
+	kubectl create clusterrolebinding hco-apiserver-kubelet-client --clusterrole=system:kubelet-api-admin \
+		--user=kube-apiserver-kubelet-client --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+}
+
+start_controllers() {
+	local pki="$CLUSTER_PKI_DIR" c="$CLUSTER_CONFIG_DIR"
+	# The service-account key, root CA and signing CA make ServiceAccount tokens, the
+	# kube-root-ca.crt ConfigMap and CSR signing work.
+	run kube-controller-manager "$K8S_BIN_DIR/kube-controller-manager" \
+		--kubeconfig="$c/controller-manager.kubeconfig" \
+		--authentication-kubeconfig="$c/controller-manager.kubeconfig" \
+		--authorization-kubeconfig="$c/controller-manager.kubeconfig" \
+		--bind-address=127.0.0.1 --secure-port="$CLUSTER_CONTROLLER_MANAGER_PORT" \
+		--service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
+		--cluster-signing-cert-file="$pki/ca.crt" --cluster-signing-key-file="$pki/ca.key" \
+		--use-service-account-credentials=true \
+		--service-cluster-ip-range="$CLUSTER_SERVICE_CIDR" --leader-elect=false
+	run kube-scheduler "$K8S_BIN_DIR/kube-scheduler" \
+		--kubeconfig="$c/scheduler.kubeconfig" \
+		--authentication-kubeconfig="$c/scheduler.kubeconfig" \
+		--authorization-kubeconfig="$c/scheduler.kubeconfig" \
+		--bind-address=127.0.0.1 --secure-port="$CLUSTER_SCHEDULER_PORT" --leader-elect=false
+	await kube-controller-manager 60 curl -sfk "https://127.0.0.1:$CLUSTER_CONTROLLER_MANAGER_PORT/healthz"
+	await kube-scheduler 60 curl -sfk "https://127.0.0.1:$CLUSTER_SCHEDULER_PORT/healthz"
+}
+
+dns_answers() {
+	local answer
+	answer="$(busybox nslookup -type=A "kubernetes.default.svc.$CLUSTER_DOMAIN" "$DNS_ADDRESS" 2>&1)" || true
+	grep -q '^Address: 127\.0\.0\.1$' <<<"$answer"
+}
+
+start_dns() {
+	run dnsmasq "$(command -v dnsmasq)" --keep-in-foreground --conf-file="$CLUSTER_CONFIG_DIR/dnsmasq.conf"
+	await dnsmasq 30 dns_answers
+}
+
+start_containerd() {
+	mkdir -p "$CLUSTER_RUN_DIR" "$CLUSTER_CONTAINERD_ROOT"
+	run containerd "$(command -v containerd)" --config="$CLUSTER_CONFIG_DIR/containerd.toml"
+	await containerd 60 ctr version
+	"$ROOT/hack/images/build.sh" pause
+	CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" pause
+	# The image store outlives a cluster, and with it the pods of one whose containerd
+	# died before down.sh could remove them. None of them belongs to a fresh cluster.
+	if ((FRESH)) && [[ -n "$(crictl pods -q)" ]]; then
+		log "removing pod sandboxes left by an earlier cluster"
+		crictl rmp --all --force >/dev/null
+	fi
+}
+
+# Directories at fixed paths that the kubelet, containerd's shims and the CNI plugins
+# create when missing; those this cluster created are listed for down.sh to remove.
+record_host_paths() {
+	local path file="$CLUSTER_DIR/host-paths"
+	for path in /var/lib/kubelet /var/log/containers /var/lib/cni /run/containerd; do
+		if [[ ! -e "$path" ]] && ! grep -qxF "$path" "$file" 2>/dev/null; then
+			echo "$path" >>"$file"
+		fi
+	done
+}
+
+# The kubelet sets vm.overcommit_memory, kernel.panic and friends to what it expects;
+# the host's values are kept so that down.sh can put them back.
+save_host_sysctls() {
+	local file="$CLUSTER_DIR/host-sysctls" key
+	[[ -f "$file" ]] && return 0
+	for key in vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes; do
+		echo "$key=$(cat "/proc/sys/${key//.//}")"
+	done >"$file.tmp"
+	mv "$file.tmp" "$file"
+}
+
+start_kubelet() {
+	mkdir -p "$CLUSTER_KUBELET_DIR" "$CLUSTER_POD_LOG_DIR"
+	save_host_sysctls
+	# --cloud-provider=external keeps the node without an InternalIP: otherwise the
+	# kubelet would publish the address of the default-route interface, which nothing
+	# may connect to, and a loopback --node-ip is refused. It also taints the node
+	# until a cloud controller initialises it; there is none, so the taint goes below.
+	run kubelet "$K8S_BIN_DIR/kubelet" --config="$CLUSTER_CONFIG_DIR/kubelet.yaml" \
+		--kubeconfig="$CLUSTER_CONFIG_DIR/kubelet.kubeconfig" --root-dir="$CLUSTER_KUBELET_DIR" \
+		--hostname-override="$CLUSTER_NODE_NAME" --cloud-provider=external
+	await kubelet 60 curl -sf "http://127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT/healthz"
+	await kubelet 60 kubectl get node "$CLUSTER_NODE_NAME"
+	if kubectl get node "$CLUSTER_NODE_NAME" -o jsonpath='{.spec.taints[*].key}' | grep -qw node.cloudprovider.kubernetes.io/uninitialized; then
+		kubectl taint node "$CLUSTER_NODE_NAME" node.cloudprovider.kubernetes.io/uninitialized- >/dev/null
+	fi
+	await kubelet 120 node_ready
+}
+
+node_ready() {
+	[[ "$(kubectl get node "$CLUSTER_NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" == True ]]
+}
+
+# ---------------------------------------------------------------------------- main
+
+case "${1:-}" in
+-h | --help)
+	sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 0
+	;;
+esac
+
+require_root
+take_cluster_lock
+started_at=$SECONDS
+
+install_tools
+FRESH=0
+[[ -d "$CLUSTER_ETCD_DIR" || -n "$(our_pids etcd)" ]] || FRESH=1
+# A fresh cluster starts with empty logs; the previous cluster's stay in logs.previous.
+if ((FRESH)) && [[ -d "$CLUSTER_LOG_DIR" ]]; then
+	rm -rf "$CLUSTER_LOG_DIR.previous"
+	mv "$CLUSTER_LOG_DIR" "$CLUSTER_LOG_DIR.previous"
+fi
+choose_kubelet_address
+choose_dns_address
+make_pki
+write_configs
+
+start_etcd
+start_apiserver
+start_controllers
+start_dns
+record_host_paths
+start_containerd
+start_kubelet
+await kube-controller-manager 60 kubectl -n default get serviceaccount default
+
+if [[ ${#STARTED[@]} -eq 0 ]]; then
+	log "already up: node $CLUSTER_NODE_NAME is Ready ($((SECONDS - started_at))s)"
+else
+	log "up in $((SECONDS - started_at))s (started ${STARTED[*]}): node $CLUSTER_NODE_NAME is Ready, cluster DNS on $DNS_ADDRESS"
+fi
+echo "export KUBECONFIG=$KUBECONFIG"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `make demo`: from a fresh machine to a TeraSort on CephFS with its numbers in
+# status. Brings up the local Kubernetes, Ceph and images (hack/local/up.sh),
+# installs the operator with Helm, applies an external StorageBackend, a
+# HadoopCluster and a TeraSort BenchmarkRun of one million rows, and waits, showing
+# progress. Run it again at any time: every step is idempotent, and a finished run
+# is shown again rather than repeated (delete it to run it anew).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=../cluster/env.sh
+source "$ROOT/hack/cluster/env.sh"
+source "$ROOT/hack/tools/versions.env"
+# shellcheck source=../ceph/env.sh
+source "$ROOT/hack/ceph/env.sh"
+export KUBECONFIG
+KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
+NAMESPACE=hadoop-demo
+CEPH_ROOT=/hadoop-demo
+RUN=terasort-1m
+started=$(date +%s)
+
+step() { printf '\n==> %s\n' "$*"; }
+k() { "$KUBECTL" "$@"; }
+elapsed() { local s=$(($(date +%s) - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+
+"$ROOT/hack/local/up.sh"
+
+step "the operator, installed with Helm"
+"$ROOT/hack/local/install-operator.sh"
+k -n hadoop-ceph-operator rollout status deployment --timeout=5m
+
+step "an external StorageBackend, a HadoopCluster and a TeraSort in namespace $NAMESPACE"
+k create namespace "$NAMESPACE" --dry-run=client -o yaml | k apply -f - >/dev/null
+"$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
+key="$(awk '$1 == "key" {print $3}' "$CEPH_CLIENT_KEYRING")"
+k -n "$NAMESPACE" create secret generic ceph-hadoop-key --from-literal=key="$key" \
+  --dry-run=client -o yaml | k apply -f - >/dev/null
+if k -n "$NAMESPACE" get benchmarkrun "$RUN" >/dev/null 2>&1; then
+  sed_run='/^# TeraGen, TeraSort/,$d'
+else
+  sed_run=''
+fi
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
+  -e "$sed_run" "$ROOT/hack/demo/manifests.yaml" | k apply -f -
+
+step "waiting for the HadoopCluster (the first start pulls nothing: the images are local)"
+while :; do
+  ready="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')"
+  msg="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
+  printf '  [%s] Ready=%s %s\n' "$(elapsed)" "${ready:-?}" "$msg"
+  [ "$ready" = True ] && break
+  sleep 10
+done
+
+step "waiting for BenchmarkRun $RUN"
+while :; do
+  phase="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.phase}')"
+  progress="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.progress.message}')"
+  printf '  [%s] %s %s\n' "$(elapsed)" "${phase:-Pending}" "$progress"
+  case "$phase" in Succeeded|Failed) break ;; esac
+  sleep 10
+done
+
+step "results"
+k -n "$NAMESPACE" get benchmarkrun "$RUN" -o wide
+echo
+printf '%-14s %-4s %-10s %-12s %s\n' STAGE REP PHASE DURATION THROUGHPUT
+k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{range .status.stages[*]}{.stage}{" "}{.repetition}{" "}{.phase}{" "}{.duration}{" "}{.throughput}{"\n"}{end}' |
+  while read -r stage rep phase duration throughput; do
+    printf '%-14s %-4s %-10s %-12s %s\n' "$stage" "$rep" "$phase" "$duration" "$throughput"
+  done
+validate="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teravalidate")].teraValidate}')"
+echo "TeraValidate: ${validate:-no report}"
+
+cat <<TXT
+
+Done in $(elapsed). Look around:
+  export KUBECONFIG=$KUBECONFIG
+  alias kubectl=$KUBECTL
+  kubectl get storagebackends,hadoopclusters,benchmarkruns -n $NAMESPACE -o wide
+  kubectl get benchmarkrun $RUN -n $NAMESPACE -o yaml      # every stage, counters, checksums
+  kubectl get pods -A
+  hack/cluster/logs.sh $NAMESPACE demo-resourcemanager-0   # pod logs (kubectl logs needs a node address this VM lacks)
+  curl -s http://127.0.0.1:8088/ws/v1/cluster/apps | head -c 600   # YARN's REST API
+  hack/ceph/fsadmin.py ls $CEPH_ROOT                      # the data on CephFS
+Run the TeraSort again:  kubectl delete benchmarkrun $RUN -n $NAMESPACE && make demo
+Tear everything down:    make demo-down
+TXT
+[ "$phase" = Succeeded ]

@@ -1,0 +1,129 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// The suite's StorageBackend and HadoopCluster.
+const (
+	backendName = "ceph"
+	clusterName = "e2e"
+	keySecret   = "ceph-hadoop-key"
+)
+
+// localMonitor is the local Ceph's monitor (hack/ceph/env.sh), msgr v1.
+const localMonitor = "127.0.0.1:16789"
+
+func clusterSpecs() {
+	It("has an external StorageBackend that becomes Ready", func() {
+		keyring, err := os.ReadFile(filepath.Join(cephDir(), "ceph.client.hadoop.keyring"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Create(ctx, &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: keySecret, Namespace: namespace},
+			StringData: map[string]string{"key": keyringKey(string(keyring))},
+		})).To(Succeed())
+		Expect(k8sClient.Create(ctx, &v1alpha1.StorageBackend{
+			ObjectMeta: metav1.ObjectMeta{Name: backendName, Namespace: namespace},
+			Spec: v1alpha1.StorageBackendSpec{CephFS: v1alpha1.CephFSSpec{External: &v1alpha1.ExternalCephFS{
+				Monitors:       []string{localMonitor},
+				FilesystemName: "cephfs",
+				ClientID:       "hadoop",
+				KeySecretRef:   v1alpha1.SecretKeyRef{Name: keySecret},
+				RootPath:       cephRoot,
+			}}},
+		})).To(Succeed())
+		Eventually(func(g Gomega) {
+			sb := &v1alpha1.StorageBackend{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: backendName}, sb)).To(Succeed())
+			g.Expect(meta.IsStatusConditionTrue(sb.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", sb.Status.Conditions)
+		}).WithTimeout(time.Minute).Should(Succeed())
+	})
+
+	It("runs a HadoopCluster that becomes Ready with its NodeManager registered in YARN", func() {
+		Expect(k8sClient.Create(ctx, newCluster())).To(Succeed())
+		Eventually(func(g Gomega) {
+			hc := getCluster(g)
+			g.Expect(meta.IsStatusConditionTrue(hc.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", hc.Status.Conditions)
+			g.Expect(hc.Status.ReadyNodeManagers).To(Equal(int32(1)))
+		}).WithTimeout(5 * time.Minute).Should(Succeed())
+		Eventually(func(g Gomega) {
+			nodes, err := yarnNodes()
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(nodes).To(ConsistOf(HaveField("State", "RUNNING")))
+		}).WithTimeout(2 * time.Minute).Should(Succeed())
+	})
+}
+
+// newCluster is the suite's HadoopCluster, sized for a 2-core node: one
+// NodeManager with room for an ApplicationMaster and two tasks, and no JobHistory
+// server. Everything runs on the host network, where the local Ceph listens, and
+// the NodeManager advertises the loopback address; so one NodeManager fits a node.
+func newCluster() *v1alpha1.HadoopCluster {
+	small := func(cpu, memory string) corev1.ResourceRequirements {
+		return corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)},
+			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(memory)},
+		}
+	}
+	return &v1alpha1.HadoopCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: clusterName, Namespace: namespace},
+		Spec: v1alpha1.HadoopClusterSpec{
+			StorageBackendRef: v1alpha1.LocalObjectReference{Name: backendName},
+			ImagePullPolicy:   corev1.PullNever,
+			ResourceManager:   v1alpha1.ResourceManagerSpec{Resources: small("100m", "1Gi")},
+			NodeManagers: v1alpha1.NodeManagerSpec{
+				Replicas:  ptr.To[int32](1),
+				Resources: small("500m", "6Gi"),
+				YARN:      &v1alpha1.YARNResources{VCores: ptr.To[int32](4)},
+			},
+			JobHistory: v1alpha1.JobHistorySpec{Enabled: ptr.To(false)},
+			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
+		},
+	}
+}
+
+func getCluster(g Gomega) *v1alpha1.HadoopCluster {
+	hc := &v1alpha1.HadoopCluster{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: clusterName}, hc)).To(Succeed())
+	return hc
+}
+
+// cephDir is where hack/ceph keeps the local cluster's files.
+func cephDir() string {
+	if dir := os.Getenv("HCO_CEPH_DIR"); dir != "" {
+		return dir
+	}
+	cache := os.Getenv("HCO_CACHE")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "hadoop-ceph-operator")
+	}
+	return filepath.Join(cache, "ceph")
+}
+
+// keyringKey is the base64 key of a keyring file's "key = ..." line.
+func keyringKey(keyring string) string {
+	for _, line := range strings.Split(keyring, "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && strings.TrimSpace(k) == "key" {
+			return strings.TrimSpace(v)
+		}
+	}
+	Fail("no key in the keyring")
+	return ""
+}

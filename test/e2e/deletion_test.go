@@ -1,0 +1,42 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"path"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+)
+
+func deletionSpecs() {
+	It("removes the cluster's pods and leaves its data on CephFS", func() {
+		kept := &v1alpha1.BenchmarkRun{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: keptTeraSort}, kept)).To(Succeed())
+		data := path.Join(cephRoot, benchmark.WorkDir(kept))
+		Expect(cephPathExists(data)).To(BeTrue(), "the kept TeraSort's data %s exists before the deletion", data)
+
+		Expect(k8sClient.Delete(ctx, newCluster())).To(Succeed())
+		Eventually(func(g Gomega) {
+			pods := &corev1.PodList{}
+			g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace),
+				client.MatchingLabels{hadoop.LabelInstance: clusterName})).To(Succeed())
+			g.Expect(pods.Items).To(BeEmpty())
+			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: clusterName}, &v1alpha1.HadoopCluster{})
+			g.Expect(err).To(HaveOccurred(), "the HadoopCluster is gone")
+		}).WithTimeout(3 * time.Minute).Should(Succeed())
+
+		Expect(cephPathExists(data)).To(BeTrue(), "the TeraSort's data %s is still on CephFS", data)
+		for _, dir := range []string{"teragen", "terasort"} {
+			out := mustRun(fsadmin("ls", path.Join(data, "r1", dir)))
+			Expect(out).To(ContainSubstring("part-"), "%s keeps its output files", dir)
+		}
+	})
+}

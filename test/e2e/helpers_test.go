@@ -1,0 +1,225 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+func newScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	Expect(clientgoscheme.AddToScheme(s)).To(Succeed())
+	Expect(v1alpha1.AddToScheme(s)).To(Succeed())
+	return s
+}
+
+// command runs a program of this repository's hack/ directory or of PATH, from the
+// repository's root, with the suite's environment.
+func command(name string, args ...string) *exec.Cmd {
+	if strings.HasPrefix(name, "hack/") {
+		name = filepath.Join(repoRoot, name)
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = repoRoot
+	cmd.Env = os.Environ()
+	return cmd
+}
+
+// mustRun runs cmd and fails the spec with its output if it fails.
+func mustRun(cmd *exec.Cmd) string {
+	GinkgoHelper()
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "%s: %s", cmd.String(), out)
+	return string(out)
+}
+
+// fsadmin looks at the local CephFS as its administrator (hack/ceph/fsadmin.py).
+func fsadmin(args ...string) *exec.Cmd {
+	return command("hack/ceph/fsadmin.py", args...)
+}
+
+// cephPathExists tells whether path exists on the local CephFS.
+func cephPathExists(path string) bool {
+	GinkgoHelper()
+	err := fsadmin("exists", path).Run()
+	if err == nil {
+		return true
+	}
+	var exit *exec.ExitError
+	Expect(err).To(BeAssignableToTypeOf(exit), "fsadmin exists %s", path)
+	return false
+}
+
+// cephCLI runs the ceph command line as the local cluster's administrator.
+func cephCLI(args ...string) *exec.Cmd {
+	return command("bash", append([]string{"-c", `source hack/ceph/env.sh && ceph_cli "$@"`, "ceph"}, args...)...)
+}
+
+// mdsSession is the part of `ceph tell mds.<id> session ls` the suite reads.
+type mdsSession struct {
+	ID             int64             `json:"id"`
+	State          string            `json:"state"`
+	ClientMetadata map[string]string `json:"client_metadata"`
+}
+
+// mdsSessions lists the sessions of the file system's active MDS.
+func mdsSessions() []mdsSession {
+	GinkgoHelper()
+	var status struct {
+		MDSMap []struct {
+			Name  string `json:"name"`
+			State string `json:"state"`
+		} `json:"mdsmap"`
+	}
+	Expect(json.Unmarshal([]byte(mustRun(cephCLI("fs", "status", "cephfs", "-f", "json"))), &status)).To(Succeed())
+	for _, mds := range status.MDSMap {
+		if mds.State != "active" {
+			continue
+		}
+		cmd := cephCLI("tell", "mds."+mds.Name, "session", "ls", "-f", "json")
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		Expect(cmd.Run()).To(Succeed())
+		var sessions []mdsSession
+		Expect(json.Unmarshal(stdout.Bytes(), &sessions)).To(Succeed())
+		return sessions
+	}
+	Fail("the file system has no active MDS")
+	return nil
+}
+
+// sessionsOfPod returns the ids of the MDS sessions tagged with a pod's name in
+// this run's namespace.
+func sessionsOfPod(pod string) []int64 {
+	GinkgoHelper()
+	var ids []int64
+	for _, s := range mdsSessions() {
+		if s.ClientMetadata["pod_name"] == pod && s.ClientMetadata["pod_namespace"] == namespace {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+// resourceManagerGet reads the ResourceManager's REST API, which listens on the
+// host's loopback because the cluster runs on the host network.
+func resourceManagerGet(path string, into any) error {
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get("http://127.0.0.1:8088" + path)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s: %s", path, resp.Status, body)
+	}
+	return json.Unmarshal(body, into)
+}
+
+// yarnNode is a NodeManager as the ResourceManager's REST API lists it.
+type yarnNode struct {
+	ID    string `json:"id"`
+	State string `json:"state"`
+}
+
+func yarnNodes() ([]yarnNode, error) {
+	var out struct {
+		Nodes *struct {
+			Node []yarnNode `json:"node"`
+		} `json:"nodes"`
+	}
+	if err := resourceManagerGet("/ws/v1/cluster/nodes", &out); err != nil {
+		return nil, err
+	}
+	if out.Nodes == nil {
+		return nil, nil
+	}
+	return out.Nodes.Node, nil
+}
+
+// yarnApp is an application as the ResourceManager's REST API lists it.
+type yarnApp struct {
+	ID       string  `json:"id"`
+	State    string  `json:"state"`
+	Progress float64 `json:"progress"`
+}
+
+func runningYARNApps() ([]yarnApp, error) {
+	var out struct {
+		Apps *struct {
+			App []yarnApp `json:"app"`
+		} `json:"apps"`
+	}
+	if err := resourceManagerGet("/ws/v1/cluster/apps?states=RUNNING", &out); err != nil {
+		return nil, err
+	}
+	if out.Apps == nil {
+		return nil, nil
+	}
+	return out.Apps.App, nil
+}
+
+// dumpState prints what a person debugging a failed spec looks at first: the
+// operator's and this run's objects with their status, and the last lines of every
+// pod's log (the node has no address the API server could reach the kubelet on, so
+// `kubectl logs` does not work and hack/cluster/logs.sh reads the kubelet's files).
+func dumpState() {
+	lists := []client.ObjectList{
+		&v1alpha1.StorageBackendList{}, &v1alpha1.HadoopClusterList{}, &v1alpha1.BenchmarkRunList{},
+		&appsv1.StatefulSetList{}, &batchv1.JobList{}, &corev1.PodList{}, &corev1.EventList{},
+	}
+	for _, list := range lists {
+		if err := k8sClient.List(ctx, list, client.InNamespace(namespace)); err != nil {
+			GinkgoWriter.Printf("listing %T: %v\n", list, err)
+			continue
+		}
+		out, _ := yaml.Marshal(list)
+		GinkgoWriter.Printf("---- %T in %s\n%s\n", list, namespace, out)
+	}
+	for _, ns := range []string{namespace, operatorNamespace} {
+		pods := &corev1.PodList{}
+		if err := k8sClient.List(ctx, pods, client.InNamespace(ns)); err != nil {
+			continue
+		}
+		for _, p := range pods.Items {
+			out, _ := command("hack/cluster/logs.sh", ns, p.Name).CombinedOutput()
+			lines := strings.Split(string(out), "\n")
+			GinkgoWriter.Printf("---- log of pod %s/%s (last 80 lines)\n%s\n", ns, p.Name, strings.Join(lines[max(0, len(lines)-80):], "\n"))
+		}
+	}
+}
+
+// kubectl runs the kubectl that $KUBECTL names (make e2e passes the pinned build),
+// else the one on PATH, against the suite's cluster.
+func kubectl(args ...string) *exec.Cmd {
+	bin := os.Getenv("KUBECTL")
+	if bin == "" {
+		bin = "kubectl"
+	}
+	return command(bin, args...)
+}

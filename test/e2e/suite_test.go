@@ -1,0 +1,82 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+)
+
+// The end-to-end suite runs on the local single-node Kubernetes of hack/cluster (a
+// real etcd, kube-apiserver, controller-manager, scheduler and kubelet with
+// containerd), with the local Ceph of hack/ceph as an external StorageBackend, the
+// images of hack/images imported into containerd, and the operator installed by its
+// Helm chart. `make e2e` brings all of that up first (hack/local/up.sh); the suite
+// installs the chart itself, so its first spec is the install.
+//
+// Every pod runs on the host's network: the Ceph and every daemon listen on
+// loopback, which is also where the suite reaches the ResourceManager's REST API.
+
+var (
+	ctx       context.Context
+	k8sClient client.Client
+	repoRoot  string
+	// namespace holds everything this run creates, so runs never see each other's
+	// objects and one namespace deletion cleans up.
+	namespace string
+	// cephRoot is Hadoop's root directory on CephFS for this run.
+	cephRoot string
+)
+
+func TestE2E(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "End-to-end", Label("e2e"))
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	SetDefaultEventuallyPollingInterval(2 * time.Second)
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithCancel(context.Background())
+	DeferCleanup(cancel)
+
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot = filepath.Join(filepath.Dir(file), "..", "..")
+
+	kubeconfig := os.Getenv("KUBECONFIG")
+	Expect(kubeconfig).NotTo(BeEmpty(), "KUBECONFIG must name the local cluster's kubeconfig (make e2e sets it)")
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	Expect(err).NotTo(HaveOccurred())
+	k8sClient, err = client.New(cfg, client.Options{Scheme: newScheme()})
+	Expect(err).NotTo(HaveOccurred())
+
+	namespace = "e2e-" + rand.String(5)
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
+	cephRoot = "/hco-e2e/" + namespace
+	mustRun(fsadmin("mkdir", cephRoot))
+	DeferCleanup(func() {
+		// The data stays on CephFS on purpose (one spec checks that it does); the
+		// namespace goes, and with it the StorageBackend, whose deletion keeps data.
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}))).To(Succeed())
+	})
+})
+
+var _ = AfterEach(func() {
+	if CurrentSpecReport().Failed() {
+		dumpState()
+	}
+})
