@@ -17,7 +17,10 @@ CEPH_MON_V2_PORT="${HCO_CEPH_MON_V2_PORT:-13300}"
 CEPH_MON_V1_PORT="${HCO_CEPH_MON_V1_PORT:-16789}"
 CEPH_MON_HOST="[v2:127.0.0.1:$CEPH_MON_V2_PORT,v1:127.0.0.1:$CEPH_MON_V1_PORT]"
 CEPH_OSD_COUNT=3
-CEPH_OSD_SIZE_GB="${HCO_CEPH_OSD_SIZE_GB:-40}"
+# Each OSD's block file is sparse, but bluestore on a file never gives freed space back
+# to the host's disk: over a cluster's life each file grows toward this size. 12 GB
+# each holds every test and benchmark's data with room to spare (36 GB at most).
+CEPH_OSD_SIZE_GB="${HCO_CEPH_OSD_SIZE_GB:-12}"
 CEPH_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-common libcephfs-java libcephfs-jni uuid-runtime python3)
 
 ceph_cli() {

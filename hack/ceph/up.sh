@@ -119,9 +119,23 @@ stop_leftovers() {
   fi
 }
 
+# The OSDs' files may grow to their full size; a disk that cannot hold them would
+# fill up under a benchmark and take the host's other work down with it.
+check_disk_space() {
+  local need_kb avail_kb
+  mkdir -p "$(dirname "$CEPH_DIR")"
+  need_kb=$((CEPH_OSD_COUNT * CEPH_OSD_SIZE_GB * 1024 * 1024))
+  avail_kb="$(df -Pk "$(dirname "$CEPH_DIR")" | awk 'NR == 2 { print $4 }')"
+  if [ "$avail_kb" -lt "$need_kb" ]; then
+    log "error: $CEPH_OSD_COUNT OSDs of $CEPH_OSD_SIZE_GB GB may need $((need_kb / 1024 / 1024)) GB, and only $((avail_kb / 1024 / 1024)) GB are free under $(dirname "$CEPH_DIR"); free some space or set HCO_CEPH_OSD_SIZE_GB lower"
+    exit 1
+  fi
+}
+
 create_cluster() {
   local fsid secret uuid id i pids=()
   rm -rf "$CEPH_DIR"
+  check_disk_space
   mkdir -p "$CEPH_DIR"/{run,log,mgr,mds}
   fsid="$(uuidgen)"
   write_conf "$fsid"
