@@ -155,7 +155,7 @@ e2e: $(GINKGO) $(HELM) ## End-to-end suite on the local Kubernetes with the loca
 	hack/local/up.sh
 	source hack/cluster/env.sh && export KUBECONFIG && \
 		KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
-		$(GINKGO) -tags e2e --timeout 75m -v ./test/e2e
+		$(GINKGO) -tags e2e --timeout 75m --no-color -v ./test/e2e
 
 ##@ Benchmarks
 

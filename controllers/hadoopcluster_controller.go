@@ -36,6 +36,8 @@ type HadoopClusterReconciler struct {
 	workloads client.Reader
 	// attachmentsServed tells whether the API server serves NetworkAttachmentDefinitions.
 	attachmentsServed bool
+	// rookServed tells whether the API server serves Rook's kinds.
+	rookServed bool
 	// applied spares passes the requests that would change nothing.
 	applied applyMemory
 }

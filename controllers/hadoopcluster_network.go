@@ -9,34 +9,13 @@ import (
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
-
-// networkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
-// to know whether one exists, so it reads metadata and needs no Go types for it.
-var networkAttachmentGVK = schema.GroupVersionKind{Group: "k8s.cni.cncf.io", Version: "v1", Kind: "NetworkAttachmentDefinition"}
-
-// servesNetworkAttachments reports whether the API server knows
-// NetworkAttachmentDefinitions, that is whether Multus is installed. Without them the
-// operator still runs, and reports clusters that ask for attachments.
-func servesNetworkAttachments(mapper meta.RESTMapper) (bool, error) {
-	_, err := mapper.RESTMapping(networkAttachmentGVK.GroupKind(), networkAttachmentGVK.Version)
-	switch {
-	case err == nil:
-		return true, nil
-	case meta.IsNoMatchError(err):
-		return false, nil
-	default:
-		return false, fmt.Errorf("looking up %s: %w", networkAttachmentGVK, err)
-	}
-}
 
 // attachmentKey is <namespace>/<name> of an attachment, in the cluster's namespace
 // when it names none.
@@ -62,7 +41,7 @@ func (r *HadoopClusterReconciler) reconcileNetwork(ctx context.Context, p *clust
 	for _, a := range spec.Attachments {
 		keys = append(keys, attachmentKey(a, hc.Namespace))
 	}
-	if storage != nil && storage.RookNamespace != "" {
+	if storage != nil && storage.RookNamespace != "" && r.rookServed {
 		public, problem, err := r.publicNetwork(ctx, storage.RookNamespace)
 		if err != nil {
 			return p.failed(v1alpha1.ConditionNetworkReady, err)

@@ -41,6 +41,9 @@ func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	r.attachmentsServed = served
+	if r.rookServed, err = servesRook(mgr.GetRESTMapper()); err != nil {
+		return err
+	}
 
 	workloads, err := newWorkloadCache(mgr, r.WatchNamespaces)
 	if err != nil {
@@ -83,11 +86,13 @@ func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
 		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata, builder.WithPredicates(budgetChanged)).
 		Watches(&v1alpha1.StorageBackend{}, handler.EnqueueRequestsFromMapFunc(r.byStorageBackend), builder.WithPredicates(backendChanged)).
-		Watches(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookObject), builder.WithPredicates(specChanged)).
 		WatchesRawSource(source.Kind(workloads, &corev1.Pod{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
 		WatchesRawSource(source.Kind(workloads, &corev1.Node{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), allocatableChanged()))
+	if r.rookServed {
+		b = b.Watches(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookObject), builder.WithPredicates(specChanged))
+	}
 	if served {
 		nad := &metav1.PartialObjectMetadata{}
 		nad.SetGroupVersionKind(networkAttachmentGVK)

@@ -39,6 +39,8 @@ type StorageBackendReconciler struct {
 	Recorder  events.EventRecorder
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
+	// rookServed tells whether the API server serves Rook's kinds.
+	rookServed bool
 }
 
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends,verbs=get;list;watch;update;patch
@@ -131,17 +133,27 @@ func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return e.ObjectOld.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef != e.ObjectNew.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef
 	}}
 
-	return ctrl.NewControllerManagedBy(mgr).
+	served, err := servesRook(mgr.GetRESTMapper())
+	if err != nil {
+		return err
+	}
+	r.rookServed = served
+
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("storagebackend").
 		For(&v1alpha1.StorageBackend{}).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata).
-		Watches(&cephv1.CephFilesystem{}, handler.EnqueueRequestsFromMapFunc(r.byRookFilesystem)).
-		Watches(&cephv1.CephFilesystemSubVolumeGroup{}, handler.EnqueueRequestsFromMapFunc(r.bySubVolumeGroup)).
-		Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).
-		WatchesMetadata(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(createOrDelete)).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.byNamespaceName), builder.WithPredicates(createOrDelete)).
 		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(monEndpoints)).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).
-		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef)).
-		Complete(r)
+		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef))
+	if served {
+		b = b.Watches(&cephv1.CephFilesystem{}, handler.EnqueueRequestsFromMapFunc(r.byRookFilesystem)).
+			Watches(&cephv1.CephFilesystemSubVolumeGroup{}, handler.EnqueueRequestsFromMapFunc(r.bySubVolumeGroup)).
+			Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).
+			WatchesMetadata(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(createOrDelete))
+	} else {
+		mgr.GetLogger().Info("Rook's ceph.rook.io/v1 kinds are not served: Rook-mode StorageBackends report RookNotInstalled until Rook is installed and the operator restarted")
+	}
+	return b.Complete(r)
 }

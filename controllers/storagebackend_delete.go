@@ -41,7 +41,8 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 		return nil
 	}
 
-	if sb.Spec.CephFS.Rook != nil {
+	// Without Rook's API there are no Rook objects to keep or delete.
+	if sb.Spec.CephFS.Rook != nil && r.rookServed {
 		if rook.PreserveOnDelete(sb) {
 			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
 				"Kept the CephFilesystem, its subvolume group and CephClient with all data, as preserveOnDelete asks")

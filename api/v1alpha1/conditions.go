@@ -51,6 +51,9 @@ const (
 	// ReasonDeletingRookObjects: deletion waits for Rook to remove the objects it was
 	// asked to delete (preserveOnDelete false).
 	ReasonDeletingRookObjects = "DeletingRookObjects"
+	// ReasonRookNotInstalled: a Rook-mode StorageBackend, and the API server does not
+	// serve Rook's kinds (or did not when the operator started).
+	ReasonRookNotInstalled = "RookNotInstalled"
 	// ReasonReconcileError: an API call failed; the message has the error and the
 	// operator retries with backoff.
 	ReasonReconcileError = "ReconcileError"

@@ -347,9 +347,11 @@ type NetworkSpec struct {
 	// +optional
 	DataInterface string `json:"dataInterface,omitempty"`
 
-	// HostNetwork runs the NodeManagers in the node's network namespace, which gives
-	// them the node's NICs (and RDMA devices) without Multus. Two NodeManagers then
-	// never share a node, since their ports would collide.
+	// HostNetwork runs every Hadoop pod (ResourceManager, JobHistory server,
+	// NodeManagers and benchmark stages) in its node's network namespace. NodeManagers
+	// get the node's NICs (and RDMA devices) without Multus, and every pod reaches a
+	// Ceph cluster that only the nodes' networks reach. Two NodeManagers then never
+	// share a node, since their ports would collide.
 	// +optional
 	HostNetwork bool `json:"hostNetwork,omitempty"`
 }

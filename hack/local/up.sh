@@ -6,6 +6,9 @@
 # script (hack/local/install-operator.sh): the suite's first spec is that install.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The local cluster's containerd socket (CONTAINERD_ADDRESS), for the import.
+# shellcheck source=../cluster/env.sh
+source "$ROOT/hack/cluster/env.sh"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
@@ -15,4 +18,4 @@ step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
 step "images (hack/images/build.sh), imported into the node's containerd"
 "$ROOT/hack/images/build.sh" all
-"$ROOT/hack/images/import.sh" all
+CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" all

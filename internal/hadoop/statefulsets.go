@@ -39,6 +39,7 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 		webPort:       PortRMWeb,
 		readinessPath: resourceManagerReadyPath,
 		rpcPort:       PortRMClient,
+		hostNetwork:   in.Cluster.Spec.Network.HostNetwork,
 	}, configHash)
 }
 
@@ -55,6 +56,7 @@ func JobHistoryStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 		webPort:       PortJHWeb,
 		readinessPath: jobHistoryReadyPath,
 		rpcPort:       PortJHRPC,
+		hostNetwork:   in.Cluster.Spec.Network.HostNetwork,
 	}, configHash)
 }
 
@@ -75,7 +77,8 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 		readinessPath: nodeManagerReadyPath,
 		rpcPort:       PortNMRPC,
 		// With the host's network the API server turns these container ports into
-		// host ports, and the scheduler then keeps two NodeManagers off one node.
+		// host ports, and the scheduler then keeps two NodeManagers off one node. The
+		// roles' ports differ, so they may share one.
 		hostNetwork: net.HostNetwork,
 		preStop: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{
 			Command: []string{StopNodeManager},

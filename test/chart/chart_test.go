@@ -240,9 +240,17 @@ func TestHostNetwork(t *testing.T) {
 	ms := render(t, "--set", "hostNetwork=true",
 		"--set", "extraEnv[0].name=KUBERNETES_SERVICE_HOST", "--set-string", "extraEnv[0].value=127.0.0.1",
 		"--set", "extraEnv[1].name=KUBERNETES_SERVICE_PORT", "--set-string", "extraEnv[1].value=6443")
-	pod := deployment(t, ms).Spec.Template.Spec
+	d := deployment(t, ms)
+	pod := d.Spec.Template.Spec
 	if !pod.HostNetwork || pod.DNSPolicy != corev1.DNSClusterFirstWithHostNet {
 		t.Errorf("hostNetwork %v, dnsPolicy %q; want true, ClusterFirstWithHostNet", pod.HostNetwork, pod.DNSPolicy)
+	}
+	// A surge pod would wait forever for the host ports the old pod holds.
+	if d.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		t.Errorf("strategy %q, want Recreate", d.Spec.Strategy.Type)
+	}
+	if s := deployment(t, render(t)).Spec.Strategy.Type; s != "" {
+		t.Errorf("strategy without hostNetwork %q, want the default rolling update", s)
 	}
 	want := []corev1.EnvVar{{Name: "KUBERNETES_SERVICE_HOST", Value: "127.0.0.1"}, {Name: "KUBERNETES_SERVICE_PORT", Value: "6443"}}
 	if diff := cmp.Diff(want, manager(t, ms).Env); diff != "" {

@@ -22,6 +22,8 @@ func admissionSpecs() {
 	}
 	for _, file := range files {
 		It("refuses "+filepath.Base(file), func() {
+			file, err := filepath.Abs(file)
+			Expect(err).NotTo(HaveOccurred())
 			body, err := os.ReadFile(file)
 			Expect(err).NotTo(HaveOccurred())
 			field, message := header(string(body), "# field: "), header(string(body), "# expect: ")

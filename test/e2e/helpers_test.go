@@ -76,11 +76,21 @@ func cephCLI(args ...string) *exec.Cmd {
 	return command("bash", append([]string{"-c", `source hack/ceph/env.sh && ceph_cli "$@"`, "ceph"}, args...)...)
 }
 
-// mdsSession is the part of `ceph tell mds.<id> session ls` the suite reads.
+// mdsSession is the part of `ceph tell mds.<id> session ls` the suite reads. Most
+// client metadata values are strings; a few, such as client_features, are objects.
 type mdsSession struct {
-	ID             int64             `json:"id"`
-	State          string            `json:"state"`
-	ClientMetadata map[string]string `json:"client_metadata"`
+	ID             int64                      `json:"id"`
+	State          string                     `json:"state"`
+	ClientMetadata map[string]json.RawMessage `json:"client_metadata"`
+}
+
+// metadata is the client metadata value key when it is a string, else "".
+func (s mdsSession) metadata(key string) string {
+	var v string
+	if err := json.Unmarshal(s.ClientMetadata[key], &v); err != nil {
+		return ""
+	}
+	return v
 }
 
 // mdsSessions lists the sessions of the file system's active MDS.
@@ -115,7 +125,7 @@ func sessionsOfPod(pod string) []int64 {
 	GinkgoHelper()
 	var ids []int64
 	for _, s := range mdsSessions() {
-		if s.ClientMetadata["pod_name"] == pod && s.ClientMetadata["pod_namespace"] == namespace {
+		if s.metadata("pod_name") == pod && s.metadata("pod_namespace") == namespace {
 			ids = append(ids, s.ID)
 		}
 	}

@@ -8,7 +8,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
 // The release hack/local/install-operator.sh installs.
@@ -31,5 +36,28 @@ func operatorSpecs() {
 			g.Expect(d.Status.AvailableReplicas).To(Equal(*d.Spec.Replicas))
 			g.Expect(d.Status.Replicas).To(Equal(*d.Spec.Replicas), "no pod of an older revision is left")
 		}).WithTimeout(3 * time.Minute).Should(Succeed())
+	})
+	// The local cluster has no Rook: the operator must run for external Ceph clusters
+	// alone, and tell a user who asks for Rook what is missing.
+	It("runs without Rook, and reports a Rook-mode StorageBackend as RookNotInstalled", func() {
+		sb := &v1alpha1.StorageBackend{
+			ObjectMeta: metav1.ObjectMeta{Name: "rook-less", Namespace: namespace},
+			Spec: v1alpha1.StorageBackendSpec{CephFS: v1alpha1.CephFSSpec{Rook: &v1alpha1.RookCephFS{
+				FilesystemName: "hadoopfs",
+			}}},
+		}
+		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), sb)).To(Succeed())
+			fs := meta.FindStatusCondition(sb.Status.Conditions, v1alpha1.ConditionFilesystemReady)
+			g.Expect(fs).NotTo(BeNil())
+			g.Expect(fs.Reason).To(Equal(v1alpha1.ReasonRookNotInstalled))
+			g.Expect(fs.Message).To(ContainSubstring("install Rook"))
+			g.Expect(meta.IsStatusConditionFalse(sb.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue())
+		}).WithTimeout(time.Minute).Should(Succeed())
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		Eventually(func() error {
+			return k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), &v1alpha1.StorageBackend{})
+		}).WithTimeout(time.Minute).Should(Satisfy(apierrors.IsNotFound), "deletion does not wait for Rook objects that cannot exist")
 	})
 }

@@ -1,0 +1,53 @@
+package controllers
+
+import (
+	"fmt"
+
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// The optional APIs are looked up once, when the controllers are set up: a watch on a
+// kind the API server does not serve would keep the manager from starting, and an
+// operator for external Ceph clusters must run where neither Rook nor Multus is
+// installed. Installing one later takes an operator restart, which the docs say.
+
+// networkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
+// to know whether one exists, so it reads metadata and needs no Go types for it.
+var networkAttachmentGVK = schema.GroupVersionKind{Group: "k8s.cni.cncf.io", Version: "v1", Kind: "NetworkAttachmentDefinition"}
+
+// rookKinds are the kinds of Rook's API the operator reads or writes.
+var rookKinds = []string{"CephCluster", "CephFilesystem", "CephFilesystemSubVolumeGroup", "CephClient"}
+
+// servesNetworkAttachments reports whether the API server knows
+// NetworkAttachmentDefinitions, that is whether Multus is installed. Without them the
+// operator still runs, and reports clusters that ask for attachments.
+func servesNetworkAttachments(mapper meta.RESTMapper) (bool, error) {
+	return serves(mapper, networkAttachmentGVK)
+}
+
+// servesRook reports whether the API server knows every Rook kind the operator uses.
+// Without them the operator still serves external StorageBackends, and reports
+// Rook-mode ones as RookNotInstalled.
+func servesRook(mapper meta.RESTMapper) (bool, error) {
+	for _, kind := range rookKinds {
+		ok, err := serves(mapper, cephv1.SchemeGroupVersion.WithKind(kind))
+		if !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func serves(mapper meta.RESTMapper, gvk schema.GroupVersionKind) (bool, error) {
+	_, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	switch {
+	case err == nil:
+		return true, nil
+	case meta.IsNoMatchError(err):
+		return false, nil
+	default:
+		return false, fmt.Errorf("looking up %s: %w", gvk, err)
+	}
+}
