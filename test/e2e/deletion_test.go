@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -23,11 +24,14 @@ func deletionSpecs() {
 		data := path.Join(cephRoot, benchmark.WorkDir(kept))
 		Expect(cephPathExists(data)).To(BeTrue(), "the kept TeraSort's data %s exists before the deletion", data)
 
+		// The cluster's daemons go with it. Its finished benchmark stages' pods stay:
+		// they belong to the BenchmarkRuns, which keep their results.
+		daemons, err := labels.Parse(hadoop.LabelInstance + "=" + clusterName + "," + "!" + benchmark.LabelRun)
+		Expect(err).NotTo(HaveOccurred())
 		Expect(k8sClient.Delete(ctx, newCluster())).To(Succeed())
 		Eventually(func(g Gomega) {
 			pods := &corev1.PodList{}
-			g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace),
-				client.MatchingLabels{hadoop.LabelInstance: clusterName})).To(Succeed())
+			g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabelsSelector{Selector: daemons})).To(Succeed())
 			g.Expect(pods.Items).To(BeEmpty())
 			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: clusterName}, &v1alpha1.HadoopCluster{})
 			g.Expect(err).To(HaveOccurred(), "the HadoopCluster is gone")
