@@ -29,6 +29,15 @@ step "the operator, installed with Helm"
 "$ROOT/hack/local/install-operator.sh"
 k -n hadoop-ceph-operator rollout status deployment --timeout=5m
 
+# Every Hadoop pod takes the node's Hadoop ports (host network): a cluster left by an
+# interrupted end-to-end run would keep the demo's pods from being scheduled.
+others="$(k get hadoopclusters -A --no-headers -o custom-columns=NS:.metadata.namespace,NAME:.metadata.name | awk -v ns="$NAMESPACE" '$1 != ns')"
+if [ -n "$others" ]; then
+  echo "HadoopClusters of other namespaces hold this one-node cluster's Hadoop ports; delete their namespaces first:" >&2
+  echo "$others" >&2
+  exit 1
+fi
+
 step "an external StorageBackend, a HadoopCluster and a TeraSort in namespace $NAMESPACE"
 k create namespace "$NAMESPACE" --dry-run=client -o yaml | k apply -f - >/dev/null
 "$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
@@ -69,8 +78,10 @@ k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{range .status.stages[*]}
   while read -r stage rep phase duration throughput; do
     printf '%-14s %-4s %-10s %-12s %s\n' "$stage" "$rep" "$phase" "$duration" "$throughput"
   done
-validate="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teravalidate")].teraValidate}')"
-echo "TeraValidate: ${validate:-no report}"
+validate="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teravalidate")].teraValidate.checksum}')"
+errors="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teravalidate")].teraValidate.errors}')"
+generated="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teragen")].counters.teraGenChecksum}')"
+echo "TeraValidate: ${errors:-0} errors, checksum ${validate:-none} (TeraGen's: ${generated:-none})"
 
 cat <<TXT
 

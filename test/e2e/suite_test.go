@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +20,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
 // The end-to-end suite runs on the local single-node Kubernetes of hack/cluster (a
@@ -63,6 +66,16 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient, err = client.New(cfg, client.Options{Scheme: newScheme()})
 	Expect(err).NotTo(HaveOccurred())
+
+	// Every Hadoop pod here takes the node's Hadoop ports (host network), so a
+	// HadoopCluster left by the demo or an interrupted run would keep this run's
+	// pods from being scheduled.
+	others := &v1alpha1.HadoopClusterList{}
+	Expect(k8sClient.List(ctx, others)).To(Succeed())
+	for _, hc := range others.Items {
+		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this one-node cluster and holds the node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
+			hc.Namespace, hc.Name, hc.Namespace))
+	}
 
 	namespace = "e2e-" + rand.String(5)
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
