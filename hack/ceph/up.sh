@@ -22,17 +22,8 @@ source "$HERE/env.sh"
 
 log() { echo "ceph-up: $*" >&2; }
 
-install_packages() {
-  local missing=() p
-  for p in "${CEPH_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=../debs.sh
+source "$HERE/../debs.sh"
 
 healthy() {
   [ -f "$CEPH_CONF_FILE" ] && [ -f "$CEPH_CLIENT_KEYRING" ] || return 1
@@ -221,7 +212,7 @@ if [ "${1:-}" = "--check" ]; then
   exit
 fi
 
-install_packages
+ensure_debs "${CEPH_PACKAGES[@]}"
 if healthy; then
   log "reusing the healthy cluster in $CEPH_DIR"
 else

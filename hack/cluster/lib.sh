@@ -28,18 +28,8 @@ require_root() {
 	[[ $EUID -eq 0 ]] || die "must run as root: the kubelet and containerd create mounts, cgroups and network interfaces"
 }
 
-# ensure_debs installs the Debian packages among its arguments that are missing.
-ensure_debs() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-	done
-	[[ ${#missing[@]} -eq 0 ]] && return 0
-	log "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=../debs.sh
+source "$CLUSTER_SCRIPTS_DIR/../debs.sh"
 
 # Up, down and smoke would trip over each other's half-done work.
 take_cluster_lock() {

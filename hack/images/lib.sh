@@ -42,18 +42,8 @@ image_names() {
 	done
 }
 
-# ensure_debs installs the Debian packages among its arguments that are missing.
-ensure_debs() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "${p}" 2>/dev/null | grep -q "install ok installed" || missing+=("${p}")
-	done
-	[[ ${#missing[@]} -eq 0 ]] && return 0
-	log "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+# shellcheck source=../debs.sh
+source "${HCO_IMAGES_DIR}/../debs.sh"
 
 # quietly COMMAND...: runs COMMAND with its output kept aside, shown only when it fails.
 quietly() {

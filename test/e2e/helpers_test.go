@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
 func newScheme() *runtime.Scheme {
@@ -134,21 +135,21 @@ func sessionsOfPod(pod string) []int64 {
 
 // resourceManagerGet reads the ResourceManager's REST API, which listens on the
 // host's loopback because the cluster runs on the host network.
-func resourceManagerGet(path string, into any) error {
+func resourceManagerGet(path string) ([]byte, error) {
 	c := http.Client{Timeout: 5 * time.Second}
 	resp, err := c.Get("http://127.0.0.1:8088" + path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s: %s", path, resp.Status, body)
+		return nil, fmt.Errorf("GET %s: %s: %s", path, resp.Status, body)
 	}
-	return json.Unmarshal(body, into)
+	return body, nil
 }
 
 // yarnNode is a NodeManager as the ResourceManager's REST API lists it.
@@ -158,40 +159,28 @@ type yarnNode struct {
 }
 
 func yarnNodes() ([]yarnNode, error) {
+	body, err := resourceManagerGet("/ws/v1/cluster/nodes")
+	if err != nil {
+		return nil, err
+	}
 	var out struct {
 		Nodes *struct {
 			Node []yarnNode `json:"node"`
 		} `json:"nodes"`
 	}
-	if err := resourceManagerGet("/ws/v1/cluster/nodes", &out); err != nil {
+	if err := json.Unmarshal(body, &out); err != nil || out.Nodes == nil {
 		return nil, err
-	}
-	if out.Nodes == nil {
-		return nil, nil
 	}
 	return out.Nodes.Node, nil
 }
 
-// yarnApp is an application as the ResourceManager's REST API lists it.
-type yarnApp struct {
-	ID       string  `json:"id"`
-	State    string  `json:"state"`
-	Progress float64 `json:"progress"`
-}
-
-func runningYARNApps() ([]yarnApp, error) {
-	var out struct {
-		Apps *struct {
-			App []yarnApp `json:"app"`
-		} `json:"apps"`
-	}
-	if err := resourceManagerGet("/ws/v1/cluster/apps?states=RUNNING", &out); err != nil {
+// runningYARNApps lists the running applications, read as the operator reads them.
+func runningYARNApps() ([]yarn.Application, error) {
+	body, err := resourceManagerGet("/ws/v1/cluster/apps?states=RUNNING")
+	if err != nil {
 		return nil, err
 	}
-	if out.Apps == nil {
-		return nil, nil
-	}
-	return out.Apps.App, nil
+	return yarn.DecodeApplications(body)
 }
 
 // dumpState prints what a person debugging a failed spec looks at first: the
