@@ -1,8 +1,6 @@
 package v1alpha1_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -12,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
@@ -208,20 +205,6 @@ var _ = Describe("BenchmarkRun admission", func() {
 		Entry("grep group 0 and a long pattern", grep(`{group: 0, pattern: "`+strings.Repeat("a", 1024)+`"}`)),
 		Entry("a path with dots in names", wordCount(`{inputPath: /data/.hidden/v1..2}`)),
 	)
-
-	It("accepts every sample", func(ctx SpecContext) {
-		samples, err := filepath.Glob(filepath.Join("..", "..", "config", "samples", "benchmarkrun*.yaml"))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(samples).NotTo(BeEmpty())
-		for _, sample := range samples {
-			raw, err := os.ReadFile(sample)
-			Expect(err).NotTo(HaveOccurred())
-			u := &unstructured.Unstructured{}
-			Expect(yaml.Unmarshal(raw, &u.Object)).To(Succeed(), sample)
-			u.SetNamespace(namespace)
-			Expect(k8sClient.Create(ctx, u)).To(Succeed(), sample)
-		}
-	})
 
 	// The operator builds runs in Go in its tests: what they leave out must reach the
 	// server as absent, or the defaults never apply.
