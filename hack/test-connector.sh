@@ -44,7 +44,7 @@ libcephfs_version="$(hco_install_libcephfs_jar)"
 start=$SECONDS
 mvn -B -ntp -f "$ROOT/cephfs-hadoop/pom.xml" verify \
   -Dlibcephfs.version="$libcephfs_version" \
-  -Dceph.conf="$CEPH_CONF_FILE" -Dceph.keyring="$CEPH_CLIENT_KEYRING" \
+  -Dceph.conf="$CEPH_CONF_FILE" -Dceph.keyring="$CEPH_CLIENT_KEYRING" -Dceph.mon="127.0.0.1:$CEPH_MON_V1_PORT" \
   -Dceph.ec.pool="$CEPH_EC_POOL" -Dceph.replicated.pool="$CEPH_REPLICATED_POOL" \
   "$@"
 log "connector tests passed in $((SECONDS - start)) s"

@@ -23,7 +23,8 @@ import org.apache.hadoop.fs.VectoredReadUtils;
 /**
  * A read stream over one open CephFS file. All reads are positioned (pread), so the
  * stream's position lives here and positioned reads never disturb it. The buffer exists
- * to amortise the JNI crossing; libcephfs does its own readahead underneath.
+ * to amortise the JNI crossing; libcephfs does its own readahead underneath. Arrays
+ * handed to libcephfs are sized to the transfer (see {@link CephTransfers}).
  */
 final class CephInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
 
@@ -76,7 +77,7 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
     int n;
     if (pos >= bufferStart && pos < bufferStart + bufferLength) {
       n = copyFromBuffer(b, off, len);
-    } else if (off == 0 && len >= bufferSize) {
+    } else if (CephTransfers.readsDirectly(b, off, len, bufferSize)) {
       n = (int) cephRead(b, len, pos);
     } else {
       fill();
@@ -100,12 +101,13 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
   }
 
   private void fill() throws IOException {
-    if (buffer == null) {
-      buffer = new byte[bufferSize];
+    int wanted = CephTransfers.readBufferSize(bufferSize, length, pos);
+    if (buffer == null || buffer.length < wanted) {
+      buffer = new byte[wanted];
     }
     bufferStart = pos;
     bufferLength = 0;
-    long n = cephRead(buffer, bufferSize, pos);
+    long n = cephRead(buffer, buffer.length, pos);
     bufferLength = (int) Math.max(0, n);
   }
 
@@ -127,7 +129,7 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
       return 0;
     }
     long n;
-    if (off == 0) {
+    if (off == 0 && b.length == len) {
       n = cephRead(b, len, position);
     } else {
       byte[] tmp = new byte[len];

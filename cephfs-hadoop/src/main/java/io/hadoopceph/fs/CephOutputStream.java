@@ -15,7 +15,8 @@ import org.apache.hadoop.fs.Syncable;
  * A write stream over one open CephFS file. libcephfs-java can only write from the start
  * of an array, so small writes are gathered here and large ones pass straight through.
  * hflush hands the data to libcephfs, whose capabilities make it visible to every other
- * client; hsync and close also wait until the OSDs and the MDS have it.
+ * client; hsync and close also wait until the OSDs and the MDS have it. Arrays handed
+ * to libcephfs are sized to the transfer (see {@link CephTransfers}).
  */
 final class CephOutputStream extends OutputStream implements Syncable, StreamCapabilities {
 
@@ -87,7 +88,8 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
   }
 
   private void cephWrite(byte[] data, int len) throws IOException {
-    long n = mount.write(fd, data, len, -1);
+    byte[] transfer = CephTransfers.copiesExactly(data.length, len) ? Arrays.copyOf(data, len) : data;
+    long n = mount.write(fd, transfer, len, -1);
     if (n != len) {
       throw new IOException(String.format(Locale.ROOT, "short write to %s: %d of %d bytes", path, n, len));
     }
