@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-datapath`: the connector's data path against the alternatives, on this
-# machine, in one run. Not part of `make test`; takes about an hour with the defaults.
+# machine, in one run. Not part of `make test`; takes about 25 minutes with the defaults
+# on a 2-core machine.
 #   TeraGen+TeraSort+TeraValidate (local mode) on ceph:// replicated (size 2), ceph:// EC
 #   2+1, HDFS (MiniDFSCluster, 3 DataNodes, replication 3) and file://; systems alternate
 #   within each repetition, each starting on a settled machine (dirty pages written,
