@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -72,6 +74,19 @@ func cephPathExists(path string) bool {
 	return false
 }
 
+// touchDirectory creates and removes a file in dir on the local CephFS as another
+// client (fsadmin.py touch); a directory removed in the meantime needs nothing.
+func touchDirectory(dir string) {
+	GinkgoHelper()
+	cmd := fsadmin("touch", dir)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 66 {
+		return
+	}
+	Expect(err).NotTo(HaveOccurred(), "%s: %s", cmd.String(), out)
+}
+
 // cephCLI runs the ceph command line as the local cluster's administrator.
 func cephCLI(args ...string) *exec.Cmd {
 	return command("bash", append([]string{"-c", `source hack/ceph/env.sh && ceph_cli "$@"`, "ceph"}, args...)...)
@@ -94,8 +109,8 @@ func (s mdsSession) metadata(key string) string {
 	return v
 }
 
-// mdsSessions lists the sessions of the file system's active MDS.
-func mdsSessions() []mdsSession {
+// activeMDS is the name of the file system's active MDS.
+func activeMDS() string {
 	GinkgoHelper()
 	var status struct {
 		MDSMap []struct {
@@ -105,19 +120,59 @@ func mdsSessions() []mdsSession {
 	}
 	Expect(json.Unmarshal([]byte(mustRun(cephCLI("fs", "status", "cephfs", "-f", "json"))), &status)).To(Succeed())
 	for _, mds := range status.MDSMap {
-		if mds.State != "active" {
-			continue
+		if mds.State == "active" {
+			return mds.Name
 		}
-		cmd := cephCLI("tell", "mds."+mds.Name, "session", "ls", "-f", "json")
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		Expect(cmd.Run()).To(Succeed())
-		var sessions []mdsSession
-		Expect(json.Unmarshal(stdout.Bytes(), &sessions)).To(Succeed())
-		return sessions
 	}
 	Fail("the file system has no active MDS")
-	return nil
+	return ""
+}
+
+// mdsTell runs `ceph tell mds.<active> <args> -f json` and decodes its output into v.
+func mdsTell(v any, args ...string) {
+	GinkgoHelper()
+	cmd := cephCLI(append(append([]string{"tell", "mds." + activeMDS()}, args...), "-f", "json")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	Expect(cmd.Run()).To(Succeed(), "%s: %s", cmd.String(), stderr.String())
+	Expect(json.Unmarshal(stdout.Bytes(), v)).To(Succeed())
+}
+
+// mdsSessions lists the sessions of the file system's active MDS.
+func mdsSessions() []mdsSession {
+	GinkgoHelper()
+	var sessions []mdsSession
+	mdsTell(&sessions, "session", "ls")
+	return sessions
+}
+
+// capDirectories returns the directories on which any of the given sessions holds
+// capabilities, from the MDS's cache.
+func capDirectories(sessions []int64) []string {
+	GinkgoHelper()
+	var inodes []struct {
+		ClientCaps []struct {
+			ClientID int64 `json:"client_id"`
+		} `json:"client_caps"`
+		Dirfrags []struct {
+			Path string `json:"path"`
+		} `json:"dirfrags"`
+	}
+	mdsTell(&inodes, "dump", "cache")
+	wanted := map[int64]bool{}
+	for _, id := range sessions {
+		wanted[id] = true
+	}
+	var dirs []string
+	for _, inode := range inodes {
+		for _, c := range inode.ClientCaps {
+			if wanted[c.ClientID] && len(inode.Dirfrags) > 0 {
+				dirs = append(dirs, cmp.Or(inode.Dirfrags[0].Path, "/"))
+				break
+			}
+		}
+	}
+	return dirs
 }
 
 // sessionsOfPod returns the ids of the MDS sessions tagged with a pod's name in
