@@ -174,11 +174,12 @@ type MetadataServer struct {
 // Its administrator creates the file system, Hadoop's root directory and the client.
 type ExternalCephFS struct {
 	// Monitors are the Ceph monitor addresses: host, host:port, v1:/v2: prefixed, or a
-	// bracketed address vector such as [v2:10.0.0.1:3300,v1:10.0.0.1:6789].
+	// bracketed address vector such as [v2:10.0.0.1:3300,v1:10.0.0.1:6789]. Brackets
+	// around a single address are for IPv6 only; ports run from 1 to 65535.
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:items:MaxLength=256
-	// +kubebuilder:validation:items:XValidation:rule="self.matches('^((v[12]:)?([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?|[[]v[12]:([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?(,v[12]:([[][0-9a-fA-F:.]+[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:[0-9]{1,5})?(/[0-9]+)?)*[]])$')",message="must be a monitor address such as 10.0.0.1, 10.0.0.1:6789, v2:10.0.0.1:3300, [2001:db8::1]:6789, mon-a.example.com:6789 or [v2:10.0.0.1:3300,v1:10.0.0.1:6789]"
+	// +kubebuilder:validation:items:XValidation:rule="self.matches('^((v[12]:)?([[][0-9a-fA-F.]*:[0-9a-fA-F:.]*[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[0-9]+)?|[[]v[12]:([[][0-9a-fA-F.]*:[0-9a-fA-F:.]*[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[0-9]+)?(,v[12]:([[][0-9a-fA-F.]*:[0-9a-fA-F:.]*[]]|[a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?)(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(/[0-9]+)?)*[]])$')",message="must be a monitor address such as 10.0.0.1, 10.0.0.1:6789, v2:10.0.0.1:3300, [2001:db8::1]:6789, mon-a.example.com:6789 or [v2:10.0.0.1:3300,v1:10.0.0.1:6789], with a port from 1 to 65535"
 	Monitors []string `json:"monitors"`
 
 	// FilesystemName is the Ceph file system to mount.

@@ -121,6 +121,8 @@ var _ = Describe("StorageBackend admission", func() {
 		Entry(nil, "[v2:10.0.0.1:3300,v1:10.0.0.1:6789]"),
 		Entry(nil, "[v2:10.0.0.1:3300/0,v1:10.0.0.1:6789/0]"),
 		Entry(nil, "[v2:[2001:db8::1]:3300,v1:[2001:db8::1]:6789]"),
+		Entry(nil, "10.0.0.1:65535"),
+		Entry(nil, "[::1]:1"),
 	)
 
 	DescribeTable("rejects a malformed monitor address at its index",
@@ -138,6 +140,12 @@ var _ = Describe("StorageBackend admission", func() {
 		Entry(nil, "v3:10.0.0.1:3300"),
 		Entry(nil, "-mon.example.com"),
 		Entry(nil, "10.0.0.1,10.0.0.2"),
+		Entry(nil, "10.0.0.1:65536"),
+		Entry(nil, "10.0.0.1:99999"),
+		Entry(nil, "10.0.0.1:0"),
+		Entry(nil, "[10.0.0.1]"),
+		Entry(nil, "v2:[10.0.0.1]:3300"),
+		Entry(nil, "[v2:10.0.0.1:3300,v1:10.0.0.1:70000]"),
 		Entry(nil, "[v2:10.0.0.1:3300,]"),
 		Entry(nil, "[v2:mon a:3300]"),
 		Entry(nil, "2001:db8::1"),
