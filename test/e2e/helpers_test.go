@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,10 +41,15 @@ func newScheme() *runtime.Scheme {
 // command runs a program of this repository's hack/ directory or of PATH, from the
 // repository's root, with the suite's environment.
 func command(name string, args ...string) *exec.Cmd {
+	return commandContext(ctx, name, args...)
+}
+
+// commandContext is command, killed when c ends.
+func commandContext(c context.Context, name string, args ...string) *exec.Cmd {
 	if strings.HasPrefix(name, "hack/") {
 		name = filepath.Join(repoRoot, name)
 	}
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(c, name, args...)
 	cmd.Dir = repoRoot
 	cmd.Env = os.Environ()
 	return cmd
@@ -75,11 +81,13 @@ func cephPathExists(path string) bool {
 }
 
 // touchDirectory creates and removes a file in dir on the local CephFS as another
-// client (fsadmin.py touch); a directory removed in the meantime needs nothing.
-func touchDirectory(dir string) {
+// client (fsadmin.py touch), and fails if that has not finished when c ends; a
+// directory removed in the meantime needs nothing.
+func touchDirectory(c context.Context, dir string) {
 	GinkgoHelper()
-	cmd := fsadmin("touch", dir)
+	cmd := commandContext(c, "hack/ceph/fsadmin.py", "touch", dir)
 	out, err := cmd.CombinedOutput()
+	Expect(c.Err()).NotTo(HaveOccurred(), "%s was still waiting when it had to be done", cmd.String())
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 66 {
 		return

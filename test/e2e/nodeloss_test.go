@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -50,9 +51,8 @@ func nodeLossSpecs() {
 			g.Expect(err != nil || now.UID != pod.UID).To(BeTrue(), "the old pod is gone")
 		}).WithTimeout(3 * time.Minute).Should(Succeed())
 
-		// A process of the pod that exits cleanly closes its session. One that is killed
-		// (a task JVM still in its shutdown hooks when the kubelet's SIGKILL comes) leaves
-		// it open: the MDS keeps an idle session's capabilities until another client
+		// A process of the pod that exits cleanly closes its session. One killed before
+		// it unmounts leaves it open: the MDS keeps an idle session's capabilities until another client
 		// wants them, then gives the dead client session_timeout to answer, marks the
 		// session stale and hands them over (it closes the session itself only after
 		// session_autoclose). So the bound to check is on the other clients: a change to
@@ -63,14 +63,15 @@ func nodeLossSpecs() {
 			dirs = append(dirs, cephRoot)
 		}
 		By(fmt.Sprintf("changing, as another client, the directories the deleted pod's sessions hold capabilities on: %v", dirs))
+		// A stalled change is cut off at the bound, so it fails here rather than hanging.
 		start := time.Now()
+		bound, cancel := context.WithTimeout(ctx, mdsSessionTimeout+30*time.Second)
+		defer cancel()
 		for _, dir := range dirs {
-			touchDirectory(dir)
+			touchDirectory(bound, dir)
 		}
-		waited := time.Since(start)
-		GinkgoWriter.Printf("changing those directories took %s (session timeout %s)\n", waited.Round(time.Second/10), mdsSessionTimeout)
-		Expect(waited).To(BeNumerically("<", mdsSessionTimeout+30*time.Second),
-			"another client waited on the deleted pod's capabilities past the session timeout")
+		GinkgoWriter.Printf("changing those directories took %s (session timeout %s)\n",
+			time.Since(start).Round(time.Second/10), mdsSessionTimeout)
 		for _, s := range mdsSessions() {
 			if slices.Contains(sessions, s.ID) {
 				GinkgoWriter.Printf("session %d of the deleted pod: %s\n", s.ID, s.State)
