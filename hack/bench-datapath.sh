@@ -14,7 +14,8 @@
 # "## Data path (make bench-datapath)" of docs/benchmarks.md.
 # Knobs: BENCH_REPS (3), BENCH_ROWS (10000000), BENCH_DFSIO_FILES (4),
 # BENCH_DFSIO_SIZE_MB (2048: 8 GiB in all, so the job's 1.5-2 s of submission and
-# commit stay a small part of its time), BENCH_RADOS_SECONDS (20), BENCH_DOC (docs/benchmarks.md).
+# commit stay a small part of its time), BENCH_RADOS_SECONDS (20), BENCH_DOC (docs/benchmarks.md),
+# BENCH_ALLOW_BUSY=1 (measure although a local Kubernetes is running).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=ceph/env.sh
@@ -45,6 +46,16 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# Every system shares the host's two cores, so anything else running skews the figures:
+# the local Kubernetes of `make demo` and `make e2e` stays up after them and takes a few
+# percent of a core even when idle, more while its pods run.
+for busy in kube-apiserver kubelet; do
+  if pgrep -x "$busy" >/dev/null; then
+    log "$busy is running: stop the local Kubernetes first (make demo-down), or set BENCH_ALLOW_BUSY=1 to measure anyway"
+    [ "${BENCH_ALLOW_BUSY:-0}" = 1 ] || exit 1
+  fi
+done
 
 "$ROOT/hack/ceph/up.sh" --check >/dev/null 2>&1 || started_ceph=1
 "$ROOT/hack/ceph/up.sh" >/dev/null
