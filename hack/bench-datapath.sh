@@ -13,7 +13,7 @@
 # Results go to $HCO_CACHE/bench-datapath/results.tsv and to the section
 # "## Data path (make bench-datapath)" of docs/benchmarks.md.
 # Knobs: BENCH_REPS (3), BENCH_ROWS (10000000), BENCH_DFSIO_FILES (4),
-# BENCH_DFSIO_SIZE_MB (2048: 8 GiB in all, so the job's 1.5-2 s of submission and
+# BENCH_DFSIO_SIZE_MB (2048: 8 GiB in all, so the job's 1.3 s or so of submission and
 # commit stay a small part of its time), BENCH_RADOS_SECONDS (20), BENCH_DOC (docs/benchmarks.md),
 # BENCH_ALLOW_BUSY=1 (measure although a local Kubernetes is running).
 set -euo pipefail
