@@ -2,6 +2,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -48,6 +49,12 @@ func main() {
 	cfg.watchNamespaces = splitNamespaces(watchNamespaces)
 	cfg.rookNamespaces = splitNamespaces(rookNamespaces)
 	if err := run(cfg); err != nil {
+		if errors.Is(err, controllers.ErrOptionalAPIInstalled) {
+			// Not a failure: the Deployment starts the operator again, which then
+			// watches the newly installed kinds.
+			log.Info("stopping to start again with the new API", "reason", err.Error())
+			os.Exit(0)
+		}
 		log.Error(err, "manager stopped")
 		os.Exit(1)
 	}

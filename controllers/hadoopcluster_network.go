@@ -65,7 +65,7 @@ func (r *HadoopClusterReconciler) reconcileNetwork(ctx context.Context, p *clust
 		message := "no NetworkAttachmentDefinition " + strings.Join(missing, ", ") + ": the pods cannot join these networks until they are created (or removed from spec.network.attachments)"
 		if !r.attachmentsServed {
 			message = "the API server does not serve NetworkAttachmentDefinitions (k8s.cni.cncf.io/v1), so Multus cannot attach " +
-				strings.Join(missing, ", ") + ": install Multus and restart the operator, or remove spec.network.attachments"
+				strings.Join(missing, ", ") + ": install Multus (the operator notices within 30 seconds and restarts to watch it), or remove spec.network.attachments"
 		}
 		problems = append(problems, unmet{v1alpha1.ReasonNetworkAttachmentNotFound, message})
 	}

@@ -98,7 +98,7 @@ func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		nad.SetGroupVersionKind(networkAttachmentGVK)
 		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(createOrDelete))
 	} else {
-		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed and the operator restarted")
+		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed, which restarts the operator")
 	}
 	return b.Complete(r)
 }

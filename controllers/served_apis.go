@@ -11,7 +11,8 @@ import (
 // The optional APIs are looked up once, when the controllers are set up: a watch on a
 // kind the API server does not serve would keep the manager from starting, and an
 // operator for external Ceph clusters must run where neither Rook nor Multus is
-// installed. Installing one later takes an operator restart, which the docs say.
+// installed. Installing one later ends the manager so that it starts again with the
+// watches (optional_apis.go).
 
 // networkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
 // to know whether one exists, so it reads metadata and needs no Go types for it.

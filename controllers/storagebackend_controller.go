@@ -153,7 +153,7 @@ func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).
 			WatchesMetadata(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(createOrDelete))
 	} else {
-		mgr.GetLogger().Info("Rook's ceph.rook.io/v1 kinds are not served: Rook-mode StorageBackends report RookNotInstalled until Rook is installed and the operator restarted")
+		mgr.GetLogger().Info("Rook's ceph.rook.io/v1 kinds are not served: Rook-mode StorageBackends report RookNotInstalled until Rook is installed, which restarts the operator")
 	}
 	return b.Complete(r)
 }

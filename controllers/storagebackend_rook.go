@@ -34,7 +34,7 @@ func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) e
 
 	if !r.rookServed {
 		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNotInstalled,
-			"the API server does not serve Rook's ceph.rook.io/v1 CephCluster, CephFilesystem, CephFilesystemSubVolumeGroup and CephClient: install Rook and restart the operator, or use spec.cephFS.external for a Ceph cluster Rook does not manage")
+			"the API server does not serve Rook's ceph.rook.io/v1 CephCluster, CephFilesystem, CephFilesystemSubVolumeGroup and CephClient: install Rook (the operator notices within 30 seconds and restarts to watch it), or use spec.cephFS.external for a Ceph cluster Rook does not manage")
 		rookMissing := dependency("Rook")
 		p.lacks(v1alpha1.ConditionClientReady, rookMissing)
 		return r.reportClientConfig(ctx, p, rookMissing)

@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -32,6 +33,8 @@ import (
 var (
 	ctx       context.Context
 	k8sClient client.Client
+	// restConfig reaches the suite's API server.
+	restConfig *rest.Config
 	// managerCache is the manager's cache, for specs about what it holds.
 	managerCache cache.Cache
 	// resourceManager plays the clusters' ResourceManagers.
@@ -57,6 +60,7 @@ var _ = BeforeSuite(func() {
 	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join("testdata", "crds"))
 	cfg, err := env.Start()
 	Expect(err).NotTo(HaveOccurred())
+	restConfig = cfg
 	DeferCleanup(func() {
 		cancel()
 		Expect(env.Stop()).To(Succeed())
