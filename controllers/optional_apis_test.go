@@ -36,6 +36,15 @@ func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
 
 var widgetGVK = schema.GroupVersionKind{Group: "optional.test.hadoopceph.io", Version: "v1", Kind: "Widget"}
 
+// widgetWatcher waits for the widget API, looking more often than the operator does.
+func widgetWatcher(dc discovery.DiscoveryInterface) *optionalAPIWatcher {
+	return &optionalAPIWatcher{
+		missing:   []optionalAPI{{name: "Widgets", kinds: []schema.GroupVersionKind{widgetGVK}}},
+		interval:  100 * time.Millisecond,
+		discovery: dc,
+	}
+}
+
 var _ = Describe("The watch for optional APIs", func() {
 	var dc discovery.DiscoveryInterface
 
@@ -54,12 +63,7 @@ var _ = Describe("The watch for optional APIs", func() {
 	}
 
 	It("ends the manager, naming the API, once a missing one is served", func() {
-		w := &optionalAPIWatcher{
-			missing:   []optionalAPI{{name: "Widgets", kinds: []schema.GroupVersionKind{widgetGVK}}},
-			interval:  100 * time.Millisecond,
-			discovery: dc,
-		}
-		done, _ := start(w)
+		done, _ := start(widgetWatcher(dc))
 		Consistently(done, time.Second).ShouldNot(Receive(), "nothing is installed yet")
 
 		opts := envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{widgetCRD()}}
@@ -74,12 +78,7 @@ var _ = Describe("The watch for optional APIs", func() {
 	})
 
 	It("returns nothing when the manager stops first", func() {
-		w := &optionalAPIWatcher{
-			missing:   []optionalAPI{{name: "Widgets", kinds: []schema.GroupVersionKind{widgetGVK}}},
-			interval:  100 * time.Millisecond,
-			discovery: dc,
-		}
-		done, cancel := start(w)
+		done, cancel := start(widgetWatcher(dc))
 		cancel()
 		var stopped error
 		Eventually(done).Should(Receive(&stopped))
