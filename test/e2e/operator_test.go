@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -60,4 +61,35 @@ func operatorSpecs() {
 			return k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), &v1alpha1.StorageBackend{})
 		}).WithTimeout(time.Minute).Should(Satisfy(apierrors.IsNotFound), "deletion does not wait for Rook objects that cannot exist")
 	})
+	// Multus installed while the operator runs: it restarts itself to watch
+	// NetworkAttachmentDefinitions, and the restart is a clean exit, not a crash.
+	It("restarts itself, exiting cleanly, once Multus is installed after it", func() {
+		before := operatorContainer(Default).RestartCount
+		crd := "controllers/testdata/crds/k8s.cni.cncf.io_networkattachmentdefinitions.yaml"
+		mustRun(kubectl("apply", "-f", crd))
+		DeferCleanup(func() {
+			// The later specs run on a cluster without Multus, as before; a started
+			// operator keeps watching a kind whose CRD is gone, so it starts once more.
+			mustRun(kubectl("delete", "-f", crd))
+			mustRun(kubectl("-n", operatorNamespace, "rollout", "restart", "deployment/"+operatorRelease))
+			mustRun(kubectl("-n", operatorNamespace, "rollout", "status", "deployment/"+operatorRelease, "--timeout=3m"))
+		})
+		Eventually(func(g Gomega) {
+			c := operatorContainer(g)
+			g.Expect(c.RestartCount).To(Equal(before + 1))
+			g.Expect(c.LastTerminationState.Terminated).NotTo(BeNil())
+			g.Expect(c.LastTerminationState.Terminated.ExitCode).To(BeZero())
+			g.Expect(c.Ready).To(BeTrue())
+		}).WithTimeout(2 * time.Minute).Should(Succeed())
+	})
+}
+
+// operatorContainer is the status of the manager container of the operator's one pod.
+func operatorContainer(g Gomega) corev1.ContainerStatus {
+	pods := &corev1.PodList{}
+	g.Expect(k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace),
+		client.MatchingLabels{"app.kubernetes.io/instance": operatorRelease})).To(Succeed())
+	g.Expect(pods.Items).To(HaveLen(1))
+	g.Expect(pods.Items[0].Status.ContainerStatuses).To(HaveLen(1))
+	return pods.Items[0].Status.ContainerStatuses[0]
 }
