@@ -20,10 +20,10 @@ import (
 // so the process ends and its Deployment starts it again, this time with the watches.
 var ErrOptionalAPIInstalled = errors.New("an API the operator was started without is now served")
 
-// DefaultOptionalAPIPollInterval is how often the operator looks for Rook's and
-// Multus's APIs while they are missing: two discovery requests, cheap enough to make
-// an installation take effect within a minute.
-const DefaultOptionalAPIPollInterval = 30 * time.Second
+// optionalAPIPollInterval is how often the operator looks for Rook's and Multus's
+// APIs while they are missing: two discovery requests, cheap enough to make an
+// installation take effect within half a minute.
+const optionalAPIPollInterval = 30 * time.Second
 
 // optionalAPI is one API the operator works without and uses when it is served.
 type optionalAPI struct {
@@ -53,7 +53,7 @@ type optionalAPIWatcher struct {
 
 // addOptionalAPIWatcher adds a watcher for the optional APIs that the manager's
 // controllers were set up without; none when every one is served.
-func addOptionalAPIWatcher(mgr ctrl.Manager, interval time.Duration) error {
+func addOptionalAPIWatcher(mgr ctrl.Manager) error {
 	rookServed, err := servesRook(mgr.GetRESTMapper())
 	if err != nil {
 		return err
@@ -76,10 +76,7 @@ func addOptionalAPIWatcher(mgr ctrl.Manager, interval time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("creating a discovery client: %w", err)
 	}
-	if interval <= 0 {
-		interval = DefaultOptionalAPIPollInterval
-	}
-	return mgr.Add(&optionalAPIWatcher{missing: missing, interval: interval, discovery: dc})
+	return mgr.Add(&optionalAPIWatcher{missing: missing, interval: optionalAPIPollInterval, discovery: dc})
 }
 
 // NeedLeaderElection is false: a replica waiting for the lease must also restart, or

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -34,9 +33,6 @@ type Options struct {
 	// YARN reads the clusters' YARN applications for the progress of benchmark
 	// stages; nil means each cluster's ResourceManager Service.
 	YARN YARNApplications
-	// OptionalAPIPollInterval is how often Rook's and Multus's APIs are looked for
-	// while they are missing; zero means DefaultOptionalAPIPollInterval.
-	OptionalAPIPollInterval time.Duration
 }
 
 // CacheOptions are the options of the manager's cache. Of the Jobs it holds only the
@@ -121,7 +117,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := br.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)
 	}
-	if err := addOptionalAPIWatcher(mgr, opts.OptionalAPIPollInterval); err != nil {
+	if err := addOptionalAPIWatcher(mgr); err != nil {
 		return fmt.Errorf("watching for Rook's and Multus's APIs: %w", err)
 	}
 	return nil

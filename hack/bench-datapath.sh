@@ -35,6 +35,10 @@ NN_PORT="${BENCH_NN_PORT:-18020}"
 log() { echo "bench-datapath: $(date +%H:%M:%S) $*" >&2; }
 
 if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
+  if [ ! -s "$RESULTS" ]; then
+    log "BENCH_REPORT_ONLY=1: no results to report in $RESULTS; run make bench-datapath first"
+    exit 1
+  fi
   log "writing $DOC from $RESULTS"
   exec "$ROOT/hack/bench-datapath-report.py" "$RESULTS" "$DOC"
 fi
