@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Stops the local Kubernetes that hack/cluster/up.sh started and removes what it made:
 # pods and their containers, processes (recognised by this cluster's paths on their
-# command lines), mounts, the CNI bridge, the kubelet's cgroups and host settings, and
-# the cluster's state. Kept for the next start: the built binaries, containerd's image
+# command lines), mounts, the CNI bridge, the node's address, the kubelet's cgroups and
+# host settings, and the cluster's state. Kept for the next start: the built binaries, containerd's image
 # store (imported images cannot be pulled again) and the logs of this cluster.
 # Idempotent, and safe when nothing runs.
 #
@@ -75,6 +75,14 @@ remove_network() {
 	if ip link show "$CLUSTER_CNI_BRIDGE" >/dev/null 2>&1; then
 		log "deleting bridge $CLUSTER_CNI_BRIDGE"
 		ip link delete "$CLUSTER_CNI_BRIDGE"
+	fi
+	# Deleting the namespace deletes the veth pair, and with it the node's addresses.
+	if ip netns list | grep -qw "$CLUSTER_NODE_NETNS"; then
+		log "deleting the node's address $CLUSTER_NODE_IP (network namespace $CLUSTER_NODE_NETNS)"
+		ip netns delete "$CLUSTER_NODE_NETNS"
+	fi
+	if ip link show "$CLUSTER_NODE_LINK" >/dev/null 2>&1; then
+		ip link delete "$CLUSTER_NODE_LINK"
 	fi
 	# The bridge plugin adds no rules with ipMasq off, and the kubelet only its canary
 	# chains; both are removed should an iptables be installed.
@@ -161,7 +169,7 @@ stop_procs containerd
 stop_procs containerd-shim-runc-v2
 kill_pod_processes
 stop_procs kube-scheduler kube-controller-manager
-stop_procs kube-apiserver
+stop_procs kubernetes-service-proxy kube-apiserver
 stop_procs etcd dnsmasq
 unmount_all
 remove_network

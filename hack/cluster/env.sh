@@ -3,8 +3,9 @@
 # logs.sh), also sourced by the demo and the end-to-end suite for KUBECONFIG. Only
 # variables: whatever sources this keeps its own functions and shell options.
 #
-# Every server binds a loopback address: the host's other addresses must never be
-# targeted, and pods reach the control plane and the local Ceph through hostNetwork.
+# Every server binds a loopback address or the node's own address below: the host's other
+# addresses must never be targeted, and pods reach the control plane and the local Ceph
+# through hostNetwork.
 
 HCO_CACHE="${HCO_CACHE:-$HOME/.cache/hadoop-ceph-operator}"
 # shellcheck source=../tools/versions.env
@@ -60,3 +61,16 @@ CLUSTER_DNS_CANDIDATES="${HCO_CLUSTER_DNS_IP:-127.0.0.1 127.0.0.53 127.0.0.153}"
 CLUSTER_CNI_NETWORK=hco-pods
 CLUSTER_CNI_BRIDGE=hco0
 CLUSTER_POD_CIDR=10.117.0.0/24
+# The node's address, its InternalIP: one end of a veth pair whose other end is in a
+# network namespace of this cluster's, so no packet to it leaves the host. Rook's mons
+# advertise the node's address, and the API server reaches the kubelet there.
+CLUSTER_NODE_NETNS=hco-node
+CLUSTER_NODE_LINK=hco-node0
+CLUSTER_NODE_PEER_LINK=hco-node1
+CLUSTER_NODE_IP="${HCO_CLUSTER_NODE_IP:-10.118.0.1}"
+CLUSTER_NODE_PEER_IP="${HCO_CLUSTER_NODE_PEER_IP:-10.118.0.2}"
+CLUSTER_NODE_PREFIX=24
+# The kubernetes Service's address (the first of CLUSTER_SERVICE_CIDR), which pods find
+# in KUBERNETES_SERVICE_HOST. No kube-proxy runs; the address sits on the node's link
+# and a proxy there forwards it to the API server, as kube-proxy's IPVS mode would.
+CLUSTER_KUBERNETES_SERVICE_IP=10.96.0.1

@@ -44,13 +44,15 @@ take_cluster_lock() {
 # our_pids NAME prints the pids of this cluster's processes whose executable is called
 # NAME. A process is ours only when its command line names a path of this cluster (the
 # shims: our containerd's socket), so another containerd, etcd or kubelet on the host is
-# never touched.
+# never touched. A process forked by another of them (a connection of the service proxy
+# or of dnsmasq) is not listed: it ends with its connection.
 our_pids() {
 	local name="$1" marker="$CLUSTER_DIR/"
 	[[ "$name" == containerd-shim-runc-v2 ]] && marker="$CONTAINERD_SOCKET"
-	ps -eo pid=,args= | awk -v name="$name" -v marker="$marker" '
-		{ exe = $2; sub(/.*\//, "", exe) }
-		exe == name && index($0, marker) > 0 { print $1 }'
+	ps -eo pid=,ppid=,args= | awk -v name="$name" -v marker="$marker" '
+		{ exe = $3; sub(/.*\//, "", exe) }
+		exe == name && index($0, marker) > 0 { ours[$1] = 1; parent[$1] = $2 }
+		END { for (p in ours) if (!(parent[p] in ours)) print p }'
 }
 
 # alive PIDS... prints those of PIDS that have not finished exiting. A zombie has (its

@@ -18,7 +18,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Debian packages: the runtime, the CNI plugins, the cluster DNS, and what this script
 # and hack/images/import.sh call.
-PACKAGES=(containerd runc containernetworking-plugins dnsmasq-base openssl curl iproute2 util-linux umoci jq busybox-static)
+PACKAGES=(containerd runc containernetworking-plugins dnsmasq-base socat openssl curl iproute2 util-linux umoci jq busybox-static)
 CNI_BIN_DIR=/usr/lib/cni
 
 # Components whose configuration file changed in this run: restarted even when their
@@ -107,8 +107,14 @@ make_pki() {
 	# that uses kubernetes.default.svc verifies as well as one that uses the address.
 	issue apiserver server kube-apiserver "" \
 		"DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.$CLUSTER_DOMAIN,IP:127.0.0.1,IP:$(service_ip 1)"
+	# A certificate from before the node had its address is issued again.
+	if [[ -f "$dir/kubelet-serving.crt" ]] &&
+		! openssl x509 -in "$dir/kubelet-serving.crt" -noout -ext subjectAltName | grep -qF "IP Address:$CLUSTER_NODE_IP"; then
+		rm -f "$dir/kubelet-serving.crt"
+		CONFIG_CHANGED[kubelet]=1
+	fi
 	issue kubelet-serving server "system:node:$CLUSTER_NODE_NAME" system:nodes \
-		"DNS:$CLUSTER_NODE_NAME,DNS:localhost,IP:127.0.0.1,IP:$KUBELET_ADDRESS"
+		"DNS:$CLUSTER_NODE_NAME,DNS:localhost,IP:127.0.0.1,IP:$CLUSTER_NODE_IP"
 	issue apiserver-kubelet-client client kube-apiserver-kubelet-client
 	issue admin client kubernetes-admin system:masters
 	issue controller-manager client system:kube-controller-manager
@@ -150,23 +156,24 @@ kubeconfig() {
 
 # ---------------------------------------------------------------------------- addresses
 
-# The API server reaches the kubelet (kubectl logs, exec, port-forward) at the node's
-# Hostname address: the node has no InternalIP (see the kubelet's flags) and the host's
-# other addresses must not be targeted. That works when the host name resolves to a
-# loopback address, which the kubelet then listens on.
-choose_kubelet_address() {
-	local ip
-	ip="$(getent ahostsv4 "$CLUSTER_NODE_NAME" | awk 'NR == 1 { print $1 }')"
-	if [[ "$ip" == 127.* ]]; then
-		KUBELET_ADDRESS="$ip"
-		KUBELET_ADDRESS_TYPES=Hostname
-	else
-		log "note: host name $CLUSTER_NODE_NAME resolves to '${ip:-nothing}', not to a loopback address: kubectl logs/exec will not work (use hack/cluster/logs.sh)"
-		KUBELET_ADDRESS=127.0.0.1
-		# An address type the node never has: the API server then refuses logs/exec
-		# instead of dialling whatever the host name resolves to.
-		KUBELET_ADDRESS_TYPES=InternalIP
+# The node's address lives on one end of a veth pair whose other end is in a network
+# namespace of this cluster's: a real interface address (the kubelet refuses a loopback
+# --node-ip) that no packet leaves the host for. The kubernetes Service's address sits
+# on the same link. Every step is idempotent.
+node_network() {
+	if ! ip netns list | grep -qw "$CLUSTER_NODE_NETNS"; then
+		ip netns add "$CLUSTER_NODE_NETNS"
 	fi
+	if ! ip link show "$CLUSTER_NODE_LINK" >/dev/null 2>&1; then
+		log "giving the node its address $CLUSTER_NODE_IP on $CLUSTER_NODE_LINK"
+		ip link add "$CLUSTER_NODE_LINK" type veth peer name "$CLUSTER_NODE_PEER_LINK" netns "$CLUSTER_NODE_NETNS"
+	fi
+	ip addr replace "$CLUSTER_NODE_IP/$CLUSTER_NODE_PREFIX" dev "$CLUSTER_NODE_LINK"
+	ip addr replace "$CLUSTER_KUBERNETES_SERVICE_IP/32" dev "$CLUSTER_NODE_LINK"
+	ip link set "$CLUSTER_NODE_LINK" up
+	ip -n "$CLUSTER_NODE_NETNS" addr replace "$CLUSTER_NODE_PEER_IP/$CLUSTER_NODE_PREFIX" dev "$CLUSTER_NODE_PEER_LINK"
+	ip -n "$CLUSTER_NODE_NETNS" link set "$CLUSTER_NODE_PEER_LINK" up
+	ip -n "$CLUSTER_NODE_NETNS" link set lo up
 }
 
 # listening ADDRESS PORT: something listens on ADDRESS:PORT or on every address's PORT.
@@ -302,7 +309,7 @@ write_configs() {
 	write_file "$c/kubelet.yaml" <<-EOF && CONFIG_CHANGED[kubelet]=1
 		apiVersion: kubelet.config.k8s.io/v1beta1
 		kind: KubeletConfiguration
-		address: $KUBELET_ADDRESS
+		address: $CLUSTER_NODE_IP
 		port: $CLUSTER_KUBELET_PORT
 		readOnlyPort: 0
 		healthzBindAddress: 127.0.0.1
@@ -345,7 +352,8 @@ declare -A PORTS=(
 	[kube-apiserver]="127.0.0.1:$CLUSTER_API_PORT"
 	[kube-controller-manager]="127.0.0.1:$CLUSTER_CONTROLLER_MANAGER_PORT"
 	[kube-scheduler]="127.0.0.1:$CLUSTER_SCHEDULER_PORT"
-	[kubelet]="127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT"
+	[kubelet]="127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT $CLUSTER_NODE_IP:$CLUSTER_KUBELET_PORT"
+	[kubernetes-service-proxy]="$CLUSTER_KUBERNETES_SERVICE_IP:443"
 )
 
 # run NAME ARGV... keeps this cluster's process NAME when it runs with exactly ARGV and
@@ -409,7 +417,7 @@ start_apiserver() {
 		--kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" \
 		--kubelet-client-key="$pki/apiserver-kubelet-client.key" \
 		--kubelet-certificate-authority="$pki/ca.crt" \
-		--kubelet-preferred-address-types="$KUBELET_ADDRESS_TYPES" \
+		--kubelet-preferred-address-types=InternalIP \
 		--service-account-issuer="$issuer" --api-audiences="$issuer" \
 		--service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
 		--service-cluster-ip-range="$CLUSTER_SERVICE_CIDR" \
@@ -419,6 +427,20 @@ start_apiserver() {
 	# The API server's own client identity towards the kubelet (logs, exec).
 	kubectl create clusterrolebinding hco-apiserver-kubelet-client --clusterrole=system:kubelet-api-admin \
 		--user=kube-apiserver-kubelet-client --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+}
+
+# Pods find the API server at KUBERNETES_SERVICE_HOST:KUBERNETES_SERVICE_PORT, the
+# kubernetes Service's address and port 443; a proxy there forwards to the API server,
+# whose certificate names that address. Rook's pods need it: they are host-network pods
+# whose in-cluster configuration comes from those variables alone.
+start_service_proxy() {
+	local proxy="$CLUSTER_DIR/bin/kubernetes-service-proxy"
+	mkdir -p "$(dirname "$proxy")"
+	# A name of this cluster's for socat, so our_pids recognises the process.
+	ln -sfn "$(command -v socat)" "$proxy"
+	run kubernetes-service-proxy "$proxy" "TCP-LISTEN:443,bind=$CLUSTER_KUBERNETES_SERVICE_IP,reuseaddr,fork" \
+		"TCP:127.0.0.1:$CLUSTER_API_PORT"
+	await kubernetes-service-proxy 30 curl -sf --cacert "$CLUSTER_PKI_DIR/ca.crt" "https://$CLUSTER_KUBERNETES_SERVICE_IP/readyz"
 }
 
 start_controllers() {
@@ -493,15 +515,15 @@ save_host_sysctls() {
 start_kubelet() {
 	mkdir -p "$CLUSTER_KUBELET_DIR" "$CLUSTER_POD_LOG_DIR"
 	save_host_sysctls
-	# --cloud-provider=external keeps the node without an InternalIP: otherwise the
-	# kubelet would publish the address of the default-route interface, which nothing
-	# may connect to, and a loopback --node-ip is refused. It also taints the node
-	# until a cloud controller initialises it; there is none, so the taint goes below.
+	# --node-ip: without it the kubelet would publish the address of the default-route
+	# interface, which nothing may connect to.
 	run kubelet "$K8S_BIN_DIR/kubelet" --config="$CLUSTER_CONFIG_DIR/kubelet.yaml" \
 		--kubeconfig="$CLUSTER_CONFIG_DIR/kubelet.kubeconfig" --root-dir="$CLUSTER_KUBELET_DIR" \
-		--hostname-override="$CLUSTER_NODE_NAME" --cloud-provider=external
+		--hostname-override="$CLUSTER_NODE_NAME" --node-ip="$CLUSTER_NODE_IP"
 	await kubelet 60 curl -sf "http://127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT/healthz"
 	await kubelet 60 kubectl get node "$CLUSTER_NODE_NAME"
+	# A node registered by an earlier version of this script, with --cloud-provider=external,
+	# keeps that taint: no cloud controller runs to lift it.
 	if kubectl get node "$CLUSTER_NODE_NAME" -o jsonpath='{.spec.taints[*].key}' | grep -qw node.cloudprovider.kubernetes.io/uninitialized; then
 		kubectl taint node "$CLUSTER_NODE_NAME" node.cloudprovider.kubernetes.io/uninitialized- >/dev/null
 	fi
@@ -533,13 +555,14 @@ if ((FRESH)) && [[ -d "$CLUSTER_LOG_DIR" ]]; then
 	rm -rf "$CLUSTER_LOG_DIR.previous"
 	mv "$CLUSTER_LOG_DIR" "$CLUSTER_LOG_DIR.previous"
 fi
-choose_kubelet_address
+node_network
 choose_dns_address
 make_pki
 write_configs
 
 start_etcd
 start_apiserver
+start_service_proxy
 start_controllers
 start_dns
 record_host_paths

@@ -6,9 +6,11 @@
 #   operator  the manager, a static Go binary, as in images/operator/Dockerfile
 #   hadoop    a Debian root file system made from Debian's packages, completed by
 #             images/hadoop/assemble.sh, the same script images/hadoop/Dockerfile runs
+#   ceph      Ceph 18.2 from Debian trixie with the rook binary, for the local Rook,
+#             completed by images/ceph/assemble.sh as images/ceph/Dockerfile does
 # An image whose inputs did not change since its archive was written is not rebuilt.
 #
-# Usage: build.sh [pause|operator|hadoop|all]...   (default: all)
+# Usage: build.sh [pause|operator|hadoop|ceph|all]...   (default: all)
 set -Eeuo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -108,47 +110,57 @@ build_operator() {
 	pack operator "${rootfs}" "${layout}" "${hash}" "${config[@]}"
 }
 
+# no_debian_sources stops the build of an image whose Debian mirror is unknown.
+no_debian_sources() {
+	die "no apt source for this machine's Debian release in /etc/apt; set HCO_DEBIAN_SOURCES to a file of 'deb URI $(. /etc/os-release && echo "${VERSION_CODENAME}") main' lines"
+}
+
 # The Debian release of the Hadoop image; images/hadoop/Dockerfile starts from the same.
 DEBIAN_SUITE=bookworm
 HADOOP_SRC="${ROOT}/images/hadoop"
 HADOOP_CACHE="${IMAGES_OUT}/hadoop"
 
-# debian_sources prints, as one-line apt sources, the entries of this machine's apt
-# configuration for DEBIAN_SUITE and its -updates and -security suites, so the image
-# comes from the mirror the machine is set up with. HCO_DEBIAN_SOURCES names a file of
-# such lines to use instead.
+# debian_sources SUITE prints, as one-line apt sources, the entries of this machine's apt
+# configuration for its own Debian release and that release's -updates and -security
+# suites, with the release's name changed to SUITE, so an image comes from the mirror
+# the machine is set up with even when it is of another release than the machine.
+# HCO_DEBIAN_SOURCES names a file of such lines (for this machine's release) to use
+# instead.
 debian_sources() {
-	if [[ -n "${HCO_DEBIAN_SOURCES:-}" ]]; then
-		cat "${HCO_DEBIAN_SOURCES}"
-		return
-	fi
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[[ -f "${f}" ]] || continue
-		awk -v suite="${DEBIAN_SUITE}" '
-			$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-			              if ($(i + 1) ~ "^" suite "(-updates|-security)?$") print }' "${f}"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[[ -f "${f}" ]] || continue
-		awk -v suite="${DEBIAN_SUITE}" '
-			function flush(   u, s, nu, ns, us, ss, opt) {
-				if (types ~ /(^| )deb( |$)/ && enabled != "no") {
-					opt = signed != "" ? "[signed-by=" signed "] " : ""
-					nu = split(uris, us, / +/); ns = split(suites, ss, / +/)
-					for (u = 1; u <= nu; u++) for (s = 1; s <= ns; s++)
-						if (ss[s] ~ "^" suite "(-updates|-security)?$") print "deb " opt us[u] " " ss[s] " " comps
-				}
-				types = uris = suites = comps = signed = enabled = ""
-			}
-			/^[ \t]*#/ { next }
-			/^[ \t]*$/ { flush(); next }
-			{ key = tolower($1); sub(/:$/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val)
-			  if (key == "types") types = val; else if (key == "uris") uris = val
-			  else if (key == "suites") suites = val; else if (key == "components") comps = val
-			  else if (key == "signed-by") signed = val; else if (key == "enabled") enabled = val }
-			END { flush() }' "${f}"
-	done
+	local suite="$1" host f
+	host="$(. /etc/os-release && echo "${VERSION_CODENAME}")"
+	[[ -n "${host}" ]] || die "no VERSION_CODENAME in /etc/os-release"
+	{
+		if [[ -n "${HCO_DEBIAN_SOURCES:-}" ]]; then
+			cat "${HCO_DEBIAN_SOURCES}"
+		else
+			for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+				[[ -f "${f}" ]] && cat "${f}"
+			done
+			for f in /etc/apt/sources.list.d/*.sources; do
+				[[ -f "${f}" ]] || continue
+				awk '
+					function flush(   u, s, nu, ns, us, ss, opt) {
+						if (types ~ /(^| )deb( |$)/ && enabled != "no") {
+							opt = signed != "" ? "[signed-by=" signed "] " : ""
+							nu = split(uris, us, / +/); ns = split(suites, ss, / +/)
+							for (u = 1; u <= nu; u++) for (s = 1; s <= ns; s++)
+								print "deb " opt us[u] " " ss[s] " " comps
+						}
+						types = uris = suites = comps = signed = enabled = ""
+					}
+					/^[ \t]*#/ { next }
+					/^[ \t]*$/ { flush(); next }
+					{ key = tolower($1); sub(/:$/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+					  if (key == "types") types = val; else if (key == "uris") uris = val
+					  else if (key == "suites") suites = val; else if (key == "components") comps = val
+					  else if (key == "signed-by") signed = val; else if (key == "enabled") enabled = val }
+					END { flush() }' "${f}"
+			done
+		fi
+	} | awk -v host="${host}" -v suite="${suite}" '
+		$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+		              if ($(i + 1) ~ "^" host "(-updates|-security)?$") { sub("^" host, suite, $(i + 1)); print } }'
 }
 
 # hadoop_base sets HADOOP_BASE to the cached Debian base: an OCI layout (tag "base")
@@ -157,9 +169,8 @@ debian_sources() {
 # and apt sources; HCO_REFRESH_BASE=1 makes it again, to take in Debian's updates.
 hadoop_base() {
 	local sources packages key tmp
-	sources="$(debian_sources)"
-	[[ -n "${sources}" ]] ||
-		die "no apt source for Debian ${DEBIAN_SUITE} in /etc/apt; set HCO_DEBIAN_SOURCES to a file of 'deb URI ${DEBIAN_SUITE} main' lines"
+	sources="$(debian_sources "${DEBIAN_SUITE}")"
+	[[ -n "${sources}" ]] || no_debian_sources
 	packages="$(grep -v '^#' "${HADOOP_SRC}/packages" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')"
 	key="$( {
 		echo "${sources}"
@@ -299,6 +310,72 @@ build_hadoop() {
 	cfg="$(dockerfile_config "${HADOOP_SRC}/Dockerfile" "${ARCH}")"
 	mapfile -t config <<<"${cfg}"
 	pack hadoop "${layer}" "${layout}" "${hash}" "${config[@]}"
+}
+
+# The Ceph image: Rook v1.18 needs Ceph 18.2 or newer, which Debian has from trixie on.
+# Only the image is trixie; the machine's own apt sources are never changed.
+CEPH_SUITE=trixie
+CEPH_SRC="${ROOT}/images/ceph"
+
+# build_ceph makes one layer: mmdebstrap's trixie with images/ceph/packages, completed
+# by images/ceph/assemble.sh inside mmdebstrap's customize hook. The ceph user is
+# created with Rook's uid 167 before Debian's packages would create it with another.
+build_ceph() {
+	local sources packages rook stage hash tmp layout cfg config version
+	[[ "$(image_tag ceph)" == "${ROOK_VERSION}-ceph${CEPH_VERSION}-dev" ]] ||
+		die "the tag of CEPH_IMAGE in hack/images/images.env must be ${ROOK_VERSION}-ceph${CEPH_VERSION}-dev (ROOK_VERSION and CEPH_VERSION)"
+	ensure_debs mmdebstrap umoci jq
+	rook="$("${ROOT}/hack/tools/rook-binary.sh" | tail -1)"
+	sources="$(debian_sources "${CEPH_SUITE}")"
+	[[ -n "${sources}" ]] || no_debian_sources
+	packages="$(grep -v '^#' "${CEPH_SRC}/packages" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')"
+	hash="$( {
+		echo "${sources}"
+		echo "${packages}"
+		declare -f build_ceph
+		mmdebstrap --version
+		hash_tree "${rook}" "${CEPH_SRC}/assemble.sh" "${CEPH_SRC}/Dockerfile" "${HCO_IMAGES_DIR}/lib.sh" \
+			"${HCO_IMAGES_DIR}/images.env" "${BASH_SOURCE[0]}"
+	} | sha256sum | cut -d' ' -f1)"
+	if up_to_date ceph "${hash}" && [[ "${HCO_REFRESH_BASE:-0}" != 1 ]]; then
+		log "have ceph ($(image_ref ceph)), inputs unchanged"
+		return
+	fi
+	mk_tmpdir ceph
+	tmp="${HCO_TMPDIR}" stage="${HCO_TMPDIR}/stage" layout="${HCO_TMPDIR}/layout"
+	mkdir -p "${stage}"
+	cp "${rook}" "${stage}/rook"
+	cp "${CEPH_SRC}/assemble.sh" "${stage}/assemble.sh"
+	echo "${sources}" >"${tmp}/debian.list"
+	step "ceph: mmdebstrap ${CEPH_SUITE} (${packages}), then assemble.sh"
+	# shellcheck disable=SC2016 # $1 is mmdebstrap's, expanded in its hooks
+	quietly mmdebstrap --variant=minbase --mode=root --format=tar --skip=output/dev \
+		--include="${packages}" \
+		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/lintian/*' \
+		--essential-hook='echo "ceph:x:167:" >>"$1/etc/group" && echo "ceph:x:167:167:Ceph storage service:/var/lib/ceph:/usr/sbin/nologin" >>"$1/etc/passwd"' \
+		--customize-hook="\"${stage}/assemble.sh\" \"${stage}\" \"\$1\"" \
+		--customize-hook='rm -f "$1/etc/resolv.conf" "$1/etc/hostname"' \
+		--customize-hook="chroot \"\$1\" ceph --version >\"${tmp}/version\"" \
+		"${CEPH_SUITE}" "${tmp}/rootfs.tar" "${tmp}/debian.list"
+	version="$(awk '{ print $3 }' "${tmp}/version")"
+	[[ "${version}" == "${CEPH_VERSION}" ]] ||
+		die "Debian ${CEPH_SUITE} now has Ceph ${version}, not ${CEPH_VERSION}: set CEPH_VERSION and CEPH_IMAGE in hack/images/images.env to it"
+	step "ceph: packing"
+	oci_new "${layout}" "$(image_tag ceph)"
+	umoci raw add-layer --image "${layout}:$(image_tag ceph)" --history.created "${CREATED}" \
+		--history.created_by "mmdebstrap --variant=minbase ${CEPH_SUITE} --include=${packages}; images/ceph/assemble.sh" \
+		"${tmp}/rootfs.tar"
+	rm -f "${tmp}/rootfs.tar"
+	cfg="$(dockerfile_config "${CEPH_SRC}/Dockerfile" "${ARCH}")"
+	mapfile -t config <<<"${cfg}"
+	step "ceph: writing the archive"
+	umoci config --image "${layout}:$(image_tag ceph)" --created "${CREATED}" --history.created "${CREATED}" \
+		--os linux --architecture "${ARCH}" "${config[@]}"
+	oci_archive "${layout}" "$(image_tag ceph)" "$(image_ref ceph)" "${IMAGES_OUT}/ceph.tar" >/dev/null
+	echo "${hash}" >"${IMAGES_OUT}/ceph.inputs"
+	log "built ceph: $(image_ref ceph) (Ceph ${version}, Rook ${ROOK_VERSION}; $(du -h "${IMAGES_OUT}/ceph.tar" | cut -f1) archive)"
 }
 
 case "${1:-}" in

@@ -10,7 +10,7 @@ source "${HCO_IMAGES_DIR}/images.env"
 
 # Archives, their input hashes and the build caches, outside the checkout.
 IMAGES_OUT="${HCO_CACHE}/images"
-IMAGE_NAMES=(pause operator hadoop)
+IMAGE_NAMES=(pause operator hadoop ceph)
 
 # image_ref NAME prints the reference of image NAME from images.env.
 image_ref() {
@@ -18,6 +18,7 @@ image_ref() {
 	pause) echo "${PAUSE_IMAGE}" ;;
 	operator) echo "${OPERATOR_IMAGE}" ;;
 	hadoop) echo "${HADOOP_IMAGE}" ;;
+	ceph) echo "${CEPH_IMAGE}" ;;
 	*) die "unknown image '$1' (known: ${IMAGE_NAMES[*]})" ;;
 	esac
 }

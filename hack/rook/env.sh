@@ -1,0 +1,31 @@
+# shellcheck shell=bash disable=SC2034
+# Settings of the local Rook (hack/rook/up.sh, down.sh, ceph.sh), also sourced by the
+# demo and read by the end-to-end suite. Only variables.
+#
+# Rook runs in the local Kubernetes of hack/cluster: its operator from Rook's own Helm
+# chart, and a one-node CephCluster of 1 mon, 1 mgr and 3 OSDs on loop devices backed
+# by sparse files, all on the host network at the node's address.
+
+# shellcheck source=../cluster/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cluster/env.sh"
+
+ROOK_DIR="${HCO_ROOK_DIR:-$HCO_CACHE/rook}"
+ROOK_NAMESPACE=rook-ceph
+ROOK_CLUSTER_NAME=rook-ceph
+ROOK_RELEASE=rook-ceph
+# Rook's chart as this cluster installs it: the release's chart with its library
+# subchart in place and without the CSI operator's, which comes from a Helm repository
+# this machine cannot reach and is switched off anyway.
+ROOK_CHART_DIR="$ROOK_DIR/chart-$ROOK_VERSION"
+# The CephCluster's dataDirHostPath: mon stores, keyrings and OSD directories.
+ROOK_DATA_DIR="$ROOK_DIR/data"
+# Sparse files behind the OSDs' loop devices: osd-0.img, osd-1.img, osd-2.img.
+ROOK_OSD_DIR="$ROOK_DIR/osd"
+ROOK_OSD_COUNT=3
+# Bluestore takes space from the file as data arrives and does not give it back; 8 GB
+# each holds the suite's and the demo's data many times over.
+ROOK_OSD_SIZE_GB="${HCO_ROOK_OSD_SIZE_GB:-8}"
+# A client configuration for this host's Ceph tools, written by up.sh from what Rook
+# publishes (the mon endpoints ConfigMap and the admin Secret); hack/rook/ceph.sh uses it.
+ROOK_CONF_FILE="$ROOK_DIR/ceph.conf"
+ROOK_ADMIN_KEYRING="$ROOK_DIR/ceph.client.admin.keyring"

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Brings up Rook in the local Kubernetes (hack/cluster/up.sh must have run): the Ceph
+# image with the rook binary (hack/images/build.sh ceph), Rook's operator from Rook's own
+# Helm chart, and a one-node CephCluster of Ceph 18.2: 1 mon, 1 mgr and 3 OSDs on loop
+# devices backed by sparse files, failure domain osd, all on the host network at the
+# node's address. Waits until Ceph reports HEALTH_OK, then writes a client
+# configuration for this host's Ceph tools (hack/rook/ceph.sh).
+#
+# Idempotent: on a healthy Rook it only checks, in a few seconds. hack/rook/down.sh
+# removes what this made. Settings: hack/rook/env.sh; the chart's values
+# hack/rook/values.yaml; the CephCluster hack/rook/cephcluster.yaml.
+set -Eeuo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# The CephCluster's progress, printed when it changes while up.sh waits.
+LAST_STATE=""
+
+require_cluster() {
+	local ip
+	ip="$(kubectl get node "$CLUSTER_NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}' 2>/dev/null)" ||
+		die "the local Kubernetes is not running: start it with hack/cluster/up.sh"
+	[[ "$ip" == "$CLUSTER_NODE_IP" ]] ||
+		die "node $CLUSTER_NODE_NAME has InternalIP '${ip:-none}', not $CLUSTER_NODE_IP: restart the local Kubernetes with hack/cluster/up.sh"
+}
+
+images() {
+	"$ROOT/hack/images/build.sh" ceph
+	CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" ceph
+}
+
+# free_gb DIR prints the free space of DIR's file system in whole GB.
+free_gb() { df -BG --output=avail "$1" | tail -1 | tr -dc 0-9; }
+
+# loop_devices attaches one loop device per OSD file, creating the sparse files on the
+# first run, and sets OSD_DEVICES to the devices' names (loop7 ...), in file order.
+loop_devices() {
+	local i file dev missing=0
+	mkdir -p "$ROOK_OSD_DIR"
+	for ((i = 0; i < ROOK_OSD_COUNT; i++)); do
+		[[ -f "$ROOK_OSD_DIR/osd-$i.img" ]] || missing=$((missing + 1))
+	done
+	if ((missing > 0)) && (($(free_gb "$ROOK_OSD_DIR") < missing * ROOK_OSD_SIZE_GB + 4)); then
+		die "the OSD files may grow to ${ROOK_OSD_SIZE_GB} GB each and $ROOK_OSD_DIR has $(free_gb "$ROOK_OSD_DIR") GB free: free some space or set HCO_ROOK_OSD_SIZE_GB"
+	fi
+	OSD_DEVICES=()
+	for ((i = 0; i < ROOK_OSD_COUNT; i++)); do
+		file="$ROOK_OSD_DIR/osd-$i.img"
+		[[ -f "$file" ]] || truncate -s "${ROOK_OSD_SIZE_GB}G" "$file"
+		dev="$(losetup -j "$file" -O NAME -n | head -1)"
+		if [[ -z "$dev" ]]; then
+			dev="$(losetup --find --show "$file")"
+			log "attached $file as $dev"
+		fi
+		OSD_DEVICES+=("${dev#/dev/}")
+	done
+}
+
+install_operator() {
+	local helm
+	helm="$(helm_binary)"
+	prepare_chart
+	log "installing Rook's operator $ROOK_VERSION with its Helm chart"
+	"$helm" upgrade --install "$ROOK_RELEASE" "$ROOK_CHART_DIR" --kubeconfig "$KUBECONFIG" \
+		--namespace "$ROOK_NAMESPACE" --create-namespace \
+		--values "$ROOK_SCRIPTS_DIR/values.yaml" \
+		--set image.repository="${CEPH_IMAGE%:*}" --set image.tag="${CEPH_IMAGE##*:}" \
+		--wait --timeout 5m >/dev/null
+}
+
+# apply_cluster applies the CephCluster and the pool of Ceph's mgr, with this node's
+# name, loop devices, image and data directory filled in.
+apply_cluster() {
+	mkdir -p "$ROOK_DATA_DIR"
+	awk -v image="$CEPH_IMAGE" -v data="$ROOK_DATA_DIR" -v node="$CLUSTER_NODE_NAME" \
+		-v net="$CLUSTER_NODE_IP/$CLUSTER_NODE_PREFIX" -v ns="$ROOK_NAMESPACE" -v name="$ROOK_CLUSTER_NAME" \
+		-v devices="${OSD_DEVICES[*]}" -v classes="/usr/lib/$(uname -m)-linux-gnu/rados-classes" '
+		{ gsub(/@CEPH_IMAGE@/, image); gsub(/@OSD_CLASS_DIR@/, classes); gsub(/@DATA_DIR@/, data); gsub(/@NODE@/, node)
+		  gsub(/@NODE_NETWORK@/, net); gsub(/@NAMESPACE@/, ns); gsub(/@NAME@/, name) }
+		/@DEVICES@/ { indent = $0; sub(/@DEVICES@.*/, "", indent)
+		              n = split(devices, d, " "); for (i = 1; i <= n; i++) print indent "- name: " d[i]; next }
+		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml" | kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - >/dev/null
+}
+
+# cluster_state prints the CephCluster's phase, health and message on one line.
+cluster_state() {
+	kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" \
+		-o jsonpath='{.status.phase} {.status.ceph.health} {.status.message}' 2>/dev/null
+}
+
+cluster_healthy() {
+	local state
+	state="$(cluster_state)"
+	if [[ "$state" != "$LAST_STATE" ]]; then
+		log "CephCluster: ${state:-no status yet}"
+		LAST_STATE="$state"
+	fi
+	[[ "$state" == "Ready HEALTH_OK"* ]] || return 1
+	write_client_config && ceph_healthy
+}
+
+# ceph_healthy asks Ceph itself, as the operator's view lags by up to a minute: every
+# OSD up and in, every placement group active+clean.
+ceph_healthy() {
+	local status
+	status="$(rook_ceph status --format json 2>/dev/null)" || return 1
+	jq -e --argjson osds "$ROOK_OSD_COUNT" '
+		.health.status == "HEALTH_OK" and .osdmap.num_up_osds == $osds and .osdmap.num_in_osds == $osds
+		and ([.pgmap.pgs_by_state[] | select(.state_name != "active+clean")] | length) == 0' <<<"$status" >/dev/null
+}
+
+# write_client_config writes ceph.conf and the admin keyring for this host's tools from
+# what Rook publishes; the monitors can move, so it runs on every up.
+write_client_config() {
+	local endpoints mon_host key
+	endpoints="$(kubectl -n "$ROOK_NAMESPACE" get configmap rook-ceph-mon-endpoints -o jsonpath='{.data.data}' 2>/dev/null)" || return 1
+	key="$(kubectl -n "$ROOK_NAMESPACE" get secret rook-ceph-mon -o jsonpath='{.data.ceph-secret}' 2>/dev/null | base64 -d)" || return 1
+	[[ -n "$endpoints" && -n "$key" ]] || return 1
+	# "a=10.118.0.1:6789,b=..." -> "10.118.0.1:6789,..."
+	mon_host="$(tr ',' '\n' <<<"$endpoints" | sed 's/^[^=]*=//' | paste -sd, -)"
+	mkdir -p "$ROOK_DIR"
+	write_file "$ROOK_CONF_FILE" <<-EOF || true
+		[global]
+		mon_host = $mon_host
+	EOF
+	write_file "$ROOK_ADMIN_KEYRING" 0600 <<-EOF || true
+		[client.admin]
+		key = $key
+	EOF
+}
+
+require_root
+take_rook_lock
+started_at=$SECONDS
+ensure_debs jq util-linux ceph-common
+require_cluster
+images
+install_operator
+loop_devices
+apply_cluster
+log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}); a first start takes about 5 minutes"
+wait_for 1200 "the CephCluster $ROOK_NAMESPACE/$ROOK_CLUSTER_NAME to be healthy (kubectl -n $ROOK_NAMESPACE get pods; kubectl -n $ROOK_NAMESPACE logs deploy/rook-ceph-operator)" cluster_healthy
+log "Rook is up in $((SECONDS - started_at))s: Ceph $(rook_ceph version | awk '{ print $3 }') at $(sed -n 's/^mon_host = //p' "$ROOK_CONF_FILE"); hack/rook/ceph.sh runs ceph against it"
