@@ -68,6 +68,8 @@ func storageInput(sb *v1alpha1.StorageBackend, defaultRookNamespace string) hado
 	}
 	if sb.Spec.CephFS.Rook != nil {
 		storage.RookNamespace = rook.Namespace(sb, defaultRookNamespace)
+		// The operator made the root, through Rook's subvolume group.
+		storage.HandOverRoot = true
 	}
 	return storage
 }

@@ -35,6 +35,11 @@ type Storage struct {
 	// RookNamespace is where the Rook cluster's OSD pods run; empty for an external
 	// Ceph cluster.
 	RookNamespace string
+	// HandOverRoot says that the operator made Hadoop's root through Rook, where Ceph
+	// creates it owned by root with mode 0755. The ResourceManager then makes the
+	// Hadoop user its owner before it starts. An external backend's root is the Ceph
+	// administrator's to hand over and is never changed.
+	HandOverRoot bool
 	// PublicNetwork is the Multus network Rook uses for Ceph's public traffic, with its
 	// namespace filled in; nil when Rook does not use Multus. Hadoop pods must join it
 	// to reach the monitors and OSDs.

@@ -46,6 +46,8 @@ type role struct {
 	mounts          []corev1.VolumeMount
 	// podAffinity terms are preferences added to the user's affinity.
 	podAffinity []corev1.WeightedPodAffinityTerm
+	// initContainers run before the daemon, in the order given.
+	initContainers []corev1.Container
 }
 
 // podTemplate is the pod of one component.
@@ -87,6 +89,7 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 			SeccompProfile:      &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		},
 		TerminationGracePeriodSeconds: r.gracePeriod,
+		InitContainers:                r.initContainers,
 		Containers:                    []corev1.Container{container(in, r)},
 		Volumes:                       append(commonVolumes(in), r.volumes...),
 		NodeSelector:                  nodeSelector(hc.Spec.Placement.NodeSelector, r.overrides.NodeSelector),
@@ -106,7 +109,9 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 	}
 }
 
-func container(in Input, r role) corev1.Container {
+// hadoopMounts are the mounts every container that runs Hadoop's code needs: the
+// client config, the generated configuration files, /tmp and the log directory.
+func hadoopMounts() []corev1.VolumeMount {
 	mounts := []corev1.VolumeMount{
 		{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
 		{Name: volumeTmp, MountPath: TmpDir},
@@ -120,6 +125,23 @@ func container(in Input, r role) corev1.Container {
 			Name: volumeConfig, MountPath: ConfDir + "/" + file, SubPath: file, ReadOnly: true,
 		})
 	}
+	return mounts
+}
+
+// restrictedSecurityContext drops every capability but those added and keeps the
+// root file system read-only.
+func restrictedSecurityContext(add []corev1.Capability) *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		AllowPrivilegeEscalation: ptr.To(false),
+		ReadOnlyRootFilesystem:   ptr.To(true),
+		Capabilities: &corev1.Capabilities{
+			Drop: []corev1.Capability{"ALL"},
+			Add:  add,
+		},
+	}
+}
+
+func container(in Input, r role) corev1.Container {
 	return corev1.Container{
 		Name:            string(r.component),
 		Image:           in.image(),
@@ -128,7 +150,7 @@ func container(in Input, r role) corev1.Container {
 		Env:             env(r),
 		Ports:           r.ports,
 		Resources:       r.resources,
-		VolumeMounts:    append(mounts, r.mounts...),
+		VolumeMounts:    append(hadoopMounts(), r.mounts...),
 		StartupProbe: &corev1.Probe{
 			ProbeHandler: tcpProbe(r.rpcPort),
 			// Up to five minutes: a ResourceManager recovering many applications
@@ -152,15 +174,8 @@ func container(in Input, r role) corev1.Container {
 			TimeoutSeconds:   5,
 			FailureThreshold: 6,
 		},
-		Lifecycle: lifecycle(r.preStop),
-		SecurityContext: &corev1.SecurityContext{
-			AllowPrivilegeEscalation: ptr.To(false),
-			ReadOnlyRootFilesystem:   ptr.To(true),
-			Capabilities: &corev1.Capabilities{
-				Drop: []corev1.Capability{"ALL"},
-				Add:  r.addCapabilities,
-			},
-		},
+		Lifecycle:       lifecycle(r.preStop),
+		SecurityContext: restrictedSecurityContext(r.addCapabilities),
 	}
 }
 

@@ -29,17 +29,22 @@ var rookOSDLabel = map[string]string{"app": "rook-ceph-osd"}
 // ResourceManagers would both write the state store on CephFS.
 func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	rm := in.Cluster.Spec.ResourceManager
+	var init []corev1.Container
+	if in.Storage.HandOverRoot {
+		init = []corev1.Container{handOverRootContainer(in)}
+	}
 	return statefulSet(in, ptr.To[int32](1), role{
-		component:     ResourceManager,
-		command:       StartResourceManager,
-		resources:     rm.Resources,
-		overrides:     rm.PodOverrides,
-		heap:          daemonHeap(rm.Resources),
-		ports:         containerPorts(resourceManagerPorts),
-		webPort:       PortRMWeb,
-		readinessPath: resourceManagerReadyPath,
-		rpcPort:       PortRMClient,
-		hostNetwork:   in.Cluster.Spec.Network.HostNetwork,
+		component:      ResourceManager,
+		command:        StartResourceManager,
+		resources:      rm.Resources,
+		overrides:      rm.PodOverrides,
+		heap:           daemonHeap(rm.Resources),
+		ports:          containerPorts(resourceManagerPorts),
+		webPort:        PortRMWeb,
+		readinessPath:  resourceManagerReadyPath,
+		rpcPort:        PortRMClient,
+		hostNetwork:    in.Cluster.Spec.Network.HostNetwork,
+		initContainers: init,
 	}, configHash)
 }
 
