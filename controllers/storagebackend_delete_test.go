@@ -72,6 +72,40 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		Eventually(gone(sb)).Should(Succeed())
 	})
 
+	It("lets a new backend with adoptExisting take over the file system and root a deleted one preserved", func() {
+		first := readyBackend("first", func(r *v1alpha1.RookCephFS) { r.FilesystemName = "kept" })
+		fs, svg, _ := rookObjects(first)
+		Expect(k8sClient.Delete(ctx, first)).To(Succeed())
+		Eventually(gone(first)).Should(Succeed())
+
+		By("refusing the preserved root to a backend that does not ask to adopt")
+		squatter := newRookBackend(ns, "squatter", rookNs, func(r *v1alpha1.RookCephFS) { r.FilesystemName = "kept" })
+		Expect(k8sClient.Create(ctx, squatter)).To(Succeed())
+		Eventually(condition(squatter, v1alpha1.ConditionFilesystemReady)).Should(Equal("False/FilesystemOwnedElsewhere"))
+		Expect(k8sClient.Delete(ctx, squatter)).To(Succeed())
+		Eventually(gone(squatter)).Should(Succeed())
+
+		By("adopting the file system and the root with adoptExisting")
+		second := readyBackend("second", func(r *v1alpha1.RookCephFS) {
+			r.FilesystemName = "kept"
+			r.AdoptExisting = true
+		})
+		Expect(get(svg)()).To(Succeed())
+		Expect(rook.OwnedBy(svg, second)).To(BeTrue(), "the root's subvolume group now belongs to the new backend: %v", svg.Labels)
+		Expect(get(fs)()).To(Succeed())
+		Expect(rook.OwnedBy(fs, first)).To(BeTrue(), "an adopted file system is read, never written")
+		Eventually(eventReasons(second)).Should(ContainElement(v1alpha1.EventReasonAdopted))
+
+		By("never taking a root that a live backend owns")
+		third := newRookBackend(ns, "third", rookNs, func(r *v1alpha1.RookCephFS) {
+			r.FilesystemName = "kept"
+			r.AdoptExisting = true
+		})
+		Expect(k8sClient.Create(ctx, third)).To(Succeed())
+		Eventually(condition(third, v1alpha1.ConditionFilesystemReady)).Should(Equal("False/SubVolumeGroupOwnedElsewhere"))
+		Expect(conditionMessage(third, v1alpha1.ConditionFilesystemReady)(Default)).To(ContainSubstring("StorageBackend " + ns + "/second"))
+	})
+
 	It("never deletes an adopted file system", func() {
 		shared := &cephv1.CephFilesystem{
 			ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: "shared"},

@@ -173,13 +173,31 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 
 	existing := &cephv1.CephFilesystemSubVolumeGroup{}
 	err := r.Get(ctx, client.ObjectKeyFromObject(svg), existing)
+	adopt := false
+	if err == nil && !rook.OwnedBy(existing, sb) && sb.Spec.CephFS.Rook.AdoptExisting {
+		if adopt, err = r.ownerGone(ctx, existing); err != nil {
+			return false, err
+		}
+	}
 	switch {
 	case err != nil && !apierrors.IsNotFound(err):
 		return false, fmt.Errorf("reading %s: %w", ref, err)
-	case err == nil && !rook.OwnedBy(existing, sb):
+	case err == nil && !rook.OwnedBy(existing, sb) && !adopt:
+		hint := "choose another rootPath"
+		if !sb.Spec.CephFS.Rook.AdoptExisting {
+			hint += ", or set adoptExisting to take over the root of a deleted StorageBackend"
+		}
 		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonSubVolumeGroupOwnedElsewhere,
-			fmt.Sprintf("%s for Hadoop's root %s already exists and was %s; it is left untouched: choose another rootPath", ref, root, rook.Owner(existing)))
+			fmt.Sprintf("%s for Hadoop's root %s already exists and was %s; it is left untouched: %s", ref, root, rook.Owner(existing), hint))
 		return false, nil
+	case adopt:
+		// The root and its files outlived the backend that made them (preserveOnDelete);
+		// this one takes them over as they are.
+		if err := r.apply(ctx, p, svg, func() { rook.MutateSubVolumeGroup(svg, sb, layout) }); err != nil {
+			return false, err
+		}
+		r.event(p.sb, svg, corev1.EventTypeNormal, v1alpha1.EventReasonAdopted, "Adopt",
+			fmt.Sprintf("Adopted %s, Hadoop's root %s, which was %s", ref, root, rook.Owner(existing)))
 	case err == nil && rook.DoNotReconcile(existing):
 		svg = existing
 	default:
@@ -201,6 +219,27 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 		message += " on data pool " + pool
 	}
 	p.ready(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonReconciled, message)
+	return true, nil
+}
+
+// ownerGone reports whether obj was made for a StorageBackend that no longer exists:
+// what such a backend preserved may be adopted. Objects without the labels of a
+// StorageBackend were made by someone else and are never taken over.
+func (r *StorageBackendReconciler) ownerGone(ctx context.Context, obj client.Object) (bool, error) {
+	labels := obj.GetLabels()
+	ns, name := labels[rook.LabelStorageBackendNamespace], labels[rook.LabelStorageBackendName]
+	if ns == "" || name == "" || labels[rook.LabelManagedBy] != rook.ManagedBy {
+		return false, nil
+	}
+	backends := &v1alpha1.StorageBackendList{}
+	if err := r.List(ctx, backends, client.InNamespace(ns)); err != nil {
+		return false, fmt.Errorf("listing StorageBackends in namespace %s: %w", ns, err)
+	}
+	for i := range backends.Items {
+		if rook.OwnedBy(obj, &backends.Items[i]) {
+			return false, nil
+		}
+	}
 	return true, nil
 }
 

@@ -67,6 +67,9 @@ const (
 	EventReasonDeleted              = "Deleted"
 	EventReasonClientConfigRendered = "ClientConfigRendered"
 	EventReasonRookObjectsPreserved = "RookObjectsPreserved"
+	// EventReasonAdopted: a backend with adoptExisting took over the subvolume group of
+	// a StorageBackend that was deleted with its data preserved.
+	EventReasonAdopted = "Adopted"
 )
 
 // HadoopCluster condition types. Ready is True when all of them are, JobHistoryReady
