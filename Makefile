@@ -123,14 +123,24 @@ ceph-up: ## Start the single-host Ceph used by the connector tests.
 ceph-down: ## Stop the single-host Ceph and remove its data.
 	hack/ceph/down.sh
 
+##@ Local Rook
+
+.PHONY: rook-up
+rook-up: ## Start Rook v1.18 and a one-node Ceph 18.2 in the local Kubernetes (needs cluster-up).
+	hack/rook/up.sh
+
+.PHONY: rook-down
+rook-down: ## Remove the local Rook, its Ceph and its data.
+	hack/rook/down.sh
+
 ##@ Local cluster, demo and end-to-end tests
 
 .PHONY: demo
-demo: ## Local Kubernetes + Ceph + images, the operator via Helm, and a 1M-row TeraSort with its results.
+demo: ## Local Kubernetes + Rook + images, the operator via Helm, and a 1M-row TeraSort on an EC pool (HCO_DEMO_STORAGE=external: the local Ceph).
 	hack/demo/run.sh
 
 .PHONY: demo-down
-demo-down: ## Stop the local Kubernetes and the local Ceph (binaries and images stay cached).
+demo-down: ## Remove the local Rook, stop the local Kubernetes and the local Ceph (binaries and images stay cached).
 	hack/local/down.sh
 
 .PHONY: cluster-up
@@ -142,20 +152,26 @@ cluster-down: ## Stop the local Kubernetes and remove its state.
 	hack/cluster/down.sh
 
 .PHONY: images
-images: ## Build the operator, Hadoop and pause images without a container engine.
+images: ## Build the operator, Hadoop, Ceph and pause images without a container engine.
 	hack/images/build.sh all
 
 .PHONY: docker-build
-docker-build: ## Build the operator and Hadoop images with a container engine (docker buildx).
+docker-build: ## Build the operator, Hadoop and Ceph images with a container engine (docker buildx).
 	docker build -f images/operator/Dockerfile -t $(OPERATOR_IMAGE) .
 	docker build -f images/hadoop/Dockerfile -t $(HADOOP_IMAGE) .
+	docker build -f images/ceph/Dockerfile -t $(CEPH_IMAGE) .
+
+# Ginkgo label filter of `make e2e`: '!rook' runs the external storage path alone,
+# '!external' the Rook path (both keep the operator's specs they build on); empty runs
+# the whole story.
+E2E_LABEL_FILTER ?=
 
 .PHONY: e2e
-e2e: $(GINKGO) $(HELM) ## End-to-end suite on the local Kubernetes with the local Ceph (starts what it needs).
+e2e: $(GINKGO) $(HELM) ## End-to-end suite on the local Kubernetes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
 	hack/local/up.sh
 	source hack/cluster/env.sh && export KUBECONFIG && \
 		KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
-		$(GINKGO) -tags e2e --timeout 75m --no-color -v ./test/e2e
+		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' ./test/e2e
 
 ##@ Benchmarks
 

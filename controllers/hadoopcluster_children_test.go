@@ -261,12 +261,12 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 	It("refuses a spec it cannot build, names the fields and changes nothing until it is fixed", func() {
 		readyExternalBackend(ns, "ext")
 		hc := createCluster(ns, "invalid", "ext", func(s *v1alpha1.HadoopClusterSpec) {
-			s.Image = ""
+			s.ResourceManager.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}}
 			s.NodeManagers.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("3Gi")}}
 		})
 		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("False/InvalidSpec"))
 		message := clusterMessage(hc, v1alpha1.ConditionConfigReady)(Default)
-		Expect(message).To(ContainSubstring("spec.image"))
+		Expect(message).To(ContainSubstring("spec.resourceManager.resources"))
 		Expect(message).To(ContainSubstring("spec.nodeManagers.resources"))
 		Expect(clusterCondition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/InvalidSpec"))
 		Expect(cluster(hc)(Default).Status.ObservedGeneration).To(Equal(cluster(hc)(Default).Generation))
@@ -274,7 +274,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		Consistently(get(childrenOf(hc).ConfigMap), time.Second).ShouldNot(Succeed())
 
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) {
-			s.Image = testImage
+			s.ResourceManager.Resources = corev1.ResourceRequirements{}
 			s.NodeManagers.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")}}
 		})
 		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))

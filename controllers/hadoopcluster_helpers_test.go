@@ -18,8 +18,8 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-// testImage is the Hadoop image of the specs' clusters: the suite's manager has no
-// default image, as an operator installed without --hadoop-image.
+// testImage is the Hadoop image of the specs' clusters, and the manager's default,
+// which also runs the Job that empties a deleted backend's root.
 const testImage = "registry.example.com/hadoopceph/hadoop:3.4.2"
 
 // externalBackend creates an external StorageBackend named name in ns and, unless

@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -39,7 +38,7 @@ type Options struct {
 // operator's stage Jobs: the only Jobs a reconciler reads, while a cache of every
 // Job in the cluster would grow with other people's batch work.
 func CacheOptions(opts Options) (cache.Options, error) {
-	jobs, err := stageJobSelector()
+	jobs, err := operatorJobSelector()
 	if err != nil {
 		return cache.Options{}, err
 	}
@@ -61,18 +60,14 @@ func CacheOptions(opts Options) (cache.Options, error) {
 	return co, nil
 }
 
-// stageJobSelector selects the Jobs of BenchmarkRun stages, which carry the labels of
-// their cluster's objects and their run's name.
-func stageJobSelector() (labels.Selector, error) {
+// operatorJobSelector selects the Jobs the operator makes, which carry its managed-by
+// label: BenchmarkRun stages, and the Jobs that empty a deleted StorageBackend's root.
+func operatorJobSelector() (labels.Selector, error) {
 	managed, err := labels.NewRequirement(rook.LabelManagedBy, selection.Equals, []string{rook.ManagedBy})
 	if err != nil {
 		return nil, err
 	}
-	run, err := labels.NewRequirement(benchmark.LabelRun, selection.Exists, nil)
-	if err != nil {
-		return nil, err
-	}
-	return labels.NewSelector().Add(*managed, *run), nil
+	return labels.NewSelector().Add(*managed), nil
 }
 
 // SetupWithManager registers every reconciler and the field indexes they share.
@@ -86,6 +81,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Scheme:        mgr.GetScheme(),
 		Recorder:      mgr.GetEventRecorder("storagebackend-controller"),
 		RookNamespace: opts.RookNamespace,
+		HadoopImage:   opts.HadoopImage,
 	}
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)

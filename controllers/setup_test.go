@@ -14,6 +14,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
 // jobSelection is the label selector of the cache's Jobs.
@@ -28,7 +29,7 @@ func jobSelection(t *testing.T, co cache.Options) labels.Selector {
 	return nil
 }
 
-func TestCacheOptionsSelectTheStageJobs(t *testing.T) {
+func TestCacheOptionsSelectTheOperatorsJobs(t *testing.T) {
 	co, err := CacheOptions(Options{RookNamespace: "rook-ceph"})
 	if err != nil {
 		t.Fatal(err)
@@ -58,10 +59,14 @@ func TestCacheOptionsSelectTheStageJobs(t *testing.T) {
 			t.Errorf("the cache leaves out the Job of %s: %v", step.Stage, job.Labels)
 		}
 	}
+	sb := &v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "lake"}}
+	deleteData := hadoop.DeleteDataJob(hadoop.DeleteData{Name: "lake-delete-data", Namespace: "analytics", Labels: rook.Labels(sb)})
+	if !selector.Matches(labels.Set(deleteData.Labels)) {
+		t.Errorf("the cache leaves out the Job that empties a deleted backend's root: %v", deleteData.Labels)
+	}
 	for name, l := range map[string]map[string]string{
-		"someone's Job":                       nil,
-		"a Job with the run label alone":      {benchmark.LabelRun: "sort"},
-		"a Job of a HadoopCluster, not a run": hadoop.Labels(hc, hadoop.Client),
+		"someone's Job":                  nil,
+		"a Job with the run label alone": {benchmark.LabelRun: "sort"},
 	} {
 		if selector.Matches(labels.Set(l)) {
 			t.Errorf("the cache holds %s", name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -39,6 +40,9 @@ type StorageBackendReconciler struct {
 	Recorder  events.EventRecorder
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
+	// HadoopImage runs the Job that empties Hadoop's root before a backend with
+	// preserveOnDelete false has Rook delete it.
+	HadoopImage string
 	// rookServed tells whether the API server serves Rook's kinds.
 	rookServed bool
 }
@@ -52,6 +56,7 @@ type StorageBackendReconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and
@@ -143,6 +148,7 @@ func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Named("storagebackend").
 		For(&v1alpha1.StorageBackend{}).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata).
+		Owns(&batchv1.Job{}).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.byNamespaceName), builder.WithPredicates(createOrDelete)).
 		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(monEndpoints)).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).

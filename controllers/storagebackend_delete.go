@@ -3,9 +3,11 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,12 +15,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
 // reconcileDelete lets a StorageBackend go once no HadoopCluster uses it. Its Rook
 // objects, and the data in them, stay unless preserveOnDelete is false; then the
-// operator deletes the ones it created and waits until they are gone. The client
+// operator empties Hadoop's root, deletes the Rook objects it created and waits until
+// they are gone. The client
 // config Secret is owned by the backend and goes with garbage collection.
 func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass) error {
 	sb := p.sb
@@ -47,6 +52,10 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
 				"Kept the CephFilesystem, its subvolume group and CephClient with all data, as preserveOnDelete asks")
 		} else {
+			emptied, err := r.deleteData(ctx, p)
+			if err != nil || !emptied {
+				return err
+			}
 			remaining, err := r.deleteRookObjects(ctx, p)
 			if err != nil {
 				return err
@@ -65,6 +74,105 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 		return fmt.Errorf("removing finalizer: %w", err)
 	}
 	p.finalized = true
+	return nil
+}
+
+// deleteData empties Hadoop's root before its subvolume group is deleted: Ceph refuses
+// to remove a group that holds anything, and Rook would retry forever. A Job of the
+// Hadoop image does it with the backend's own client. It reports whether the root is
+// empty, or needs not be: the group is gone or already being deleted (so this step was
+// done), is not this backend's to delete, or Hadoop never had a client config to write
+// with. DeletionBlocked says what it waits for.
+func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (bool, error) {
+	sb := p.sb
+	spec := sb.Spec.CephFS.Rook
+	ns := rook.Namespace(sb, r.RookNamespace)
+	svg := &cephv1.CephFilesystemSubVolumeGroup{}
+	key := client.ObjectKey{Namespace: ns, Name: rook.SubVolumeGroupName(spec.FilesystemName, rook.SubVolumeGroup(spec.RootPath))}
+	switch err := r.Get(ctx, key, svg); {
+	case apierrors.IsNotFound(err):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading CephFilesystemSubVolumeGroup %s: %w", key, err)
+	case !svg.DeletionTimestamp.IsZero() || !rook.OwnedBy(svg, sb) || rook.DoNotReconcile(svg):
+		return true, nil
+	}
+	secret := &metav1.PartialObjectMetadata{}
+	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	switch err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: cephconf.SecretName(sb.Name)}, secret); {
+	case apierrors.IsNotFound(err):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading the client config Secret: %w", err)
+	}
+
+	job := &batchv1.Job{}
+	name := rook.ShortName(sb.Name+"-delete-data", 63)
+	err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: name}, job)
+	if apierrors.IsNotFound(err) {
+		return false, r.startDeleteData(ctx, p, name, ns)
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading Job %s: %w", name, err)
+	}
+	switch {
+	case jobCondition(job, batchv1.JobComplete) != nil:
+		return true, nil
+	case jobCondition(job, batchv1.JobFailed) != nil:
+		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
+			fmt.Sprintf("preserveOnDelete is false, and Job %s, which empties Hadoop's root %s before Rook deletes it, failed: see its pods' logs; delete the Job to try again", name, spec.RootPath))
+	default:
+		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
+			fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, spec.RootPath))
+	}
+	return false, nil
+}
+
+// startDeleteData creates the Job that empties Hadoop's root. Its pod reaches Ceph the
+// way Rook's daemons are reached: on the host's network when Rook runs them there, with
+// Rook's public Multus network when it has one.
+func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass, name, rookNamespace string) error {
+	sb := p.sb
+	if r.HadoopImage == "" {
+		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
+			"preserveOnDelete is false, and Hadoop's root must be emptied before Rook deletes it, with the Hadoop image, which the operator was not given (--hadoop-image, the chart's hadoopImage)")
+		return nil
+	}
+	clusters := &cephv1.CephClusterList{}
+	if err := r.List(ctx, clusters, client.InNamespace(rookNamespace)); err != nil {
+		return fmt.Errorf("listing CephClusters in namespace %s: %w", rookNamespace, err)
+	}
+	d := hadoop.DeleteData{
+		Name:      name,
+		Namespace: sb.Namespace,
+		Labels:    rook.Labels(sb),
+		Image:     r.HadoopImage,
+		Storage: hadoop.Storage{
+			Filesystem:         sb.Spec.CephFS.Rook.FilesystemName,
+			RootPath:           sb.Spec.CephFS.Rook.RootPath,
+			ClientID:           rook.ClientName(sb),
+			ClientConfigSecret: cephconf.SecretName(sb.Name),
+		},
+	}
+	if len(clusters.Items) > 0 {
+		cc := slices.MinFunc(clusters.Items, func(a, b cephv1.CephCluster) int { return strings.Compare(a.Name, b.Name) })
+		net, err := rook.DaemonNetwork(&cc)
+		if err != nil {
+			return fmt.Errorf("reading the network of CephCluster %s/%s: %w", rookNamespace, cc.Name, err)
+		}
+		d.HostNetwork, d.PublicNetwork = net.Host, net.Public
+	}
+	job := hadoop.DeleteDataJob(d)
+	if err := controllerutil.SetControllerReference(sb, job, r.Scheme); err != nil {
+		return err
+	}
+	if err := r.Create(ctx, job); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating Job %s: %w", name, err)
+	}
+	r.event(sb, job, corev1.EventTypeNormal, v1alpha1.ReasonDeletingData, "Delete",
+		fmt.Sprintf("Deleting everything below Hadoop's root %s with Job %s, as preserveOnDelete: false asks", d.Storage.RootPath, name))
+	p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
+		fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, d.Storage.RootPath))
 	return nil
 }
 

@@ -1,9 +1,12 @@
 package controllers
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -61,11 +64,36 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		}
 	})
 
-	It("deletes the Rook objects it created when preserveOnDelete is false", func() {
+	It("empties Hadoop's root with a Job, then deletes the Rook objects it created, when preserveOnDelete is false", func() {
 		sb := readyBackend("disposable", func(r *v1alpha1.RookCephFS) { r.PreserveOnDelete = ptr.To(false) })
 		fs, svg, cc := rookObjects(sb)
 
 		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "disposable-delete-data"}}
+		Eventually(get(job)).Should(Succeed())
+		Eventually(condition(sb, v1alpha1.ConditionDeletionBlocked)).Should(Equal("True/DeletingData"))
+		Expect(metav1.IsControlledBy(job, backend(sb)(Default))).To(BeTrue())
+		c := job.Spec.Template.Spec.Containers[0]
+		Expect(c.Image).To(Equal(testImage))
+		Expect(c.Args).To(ContainElements("ceph.root.dir=/volumes/hadoop", "ceph.auth.id="+rook.ClientName(sb), "-skipTrash", "/*"))
+		Expect(job.Spec.Template.Spec.Volumes[0].Secret.SecretName).To(Equal("disposable-ceph-client"))
+		Consistently(func(g Gomega) {
+			g.Expect(get(svg)()).To(Succeed())
+			g.Expect(svg.DeletionTimestamp).To(BeNil())
+		}, time.Second).Should(Succeed(), "Rook would refuse to delete a root that holds data")
+
+		By("saying so when the Job fails, and starting another when it is deleted")
+		finishJob(job, false, "")
+		Eventually(condition(sb, v1alpha1.ConditionDeletionBlocked)).Should(Equal("True/DataDeletionFailed"))
+		Expect(conditionMessage(sb, v1alpha1.ConditionDeletionBlocked)(Default)).To(ContainSubstring("delete the Job to try again"))
+		failed := job.UID
+		Expect(k8sClient.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(get(job)()).To(Succeed())
+			g.Expect(job.UID).NotTo(Equal(failed))
+		}).Should(Succeed())
+
+		finishJob(job, true, "")
 		for _, obj := range []client.Object{svg, cc, fs} {
 			Eventually(gone(obj)).Should(Succeed())
 		}
@@ -125,6 +153,9 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		_, svg, cc := rookObjects(sb)
 
 		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "borrower-delete-data"}}
+		Eventually(get(job)).Should(Succeed(), "Hadoop's root in the adopted file system is emptied before its group goes")
+		finishJob(job, true, "")
 		Eventually(gone(svg)).Should(Succeed())
 		Eventually(gone(cc)).Should(Succeed())
 		Eventually(gone(sb)).Should(Succeed())

@@ -51,6 +51,12 @@ const (
 	// ReasonDeletingRookObjects: deletion waits for Rook to remove the objects it was
 	// asked to delete (preserveOnDelete false).
 	ReasonDeletingRookObjects = "DeletingRookObjects"
+	// ReasonDeletingData: deletion waits for the Job that empties Hadoop's root, which
+	// Rook must find empty before it deletes the subvolume group (preserveOnDelete
+	// false).
+	ReasonDeletingData = "DeletingData"
+	// ReasonDataDeletionFailed: that Job failed; deleting it starts another.
+	ReasonDataDeletionFailed = "DataDeletionFailed"
 	// ReasonRookNotInstalled: a Rook-mode StorageBackend, and the API server does not
 	// serve Rook's kinds (or did not when the operator started).
 	ReasonRookNotInstalled = "RookNotInstalled"

@@ -12,12 +12,15 @@ second would leave a mount behind a failed run).
   fsadmin.py exists PATH    exits 0 when PATH exists, 1 when it does not
   fsadmin.py du PATH        prints the bytes and files under PATH (recursive stats)
   fsadmin.py ls PATH        prints the names in directory PATH, one a line
+  fsadmin.py put FILE       creates FILE (its directory must exist) holding one line
   fsadmin.py touch DIR      creates a file in DIR and removes it: a change to DIR that
                            the MDS grants only after every other client has handed
                            back its shared capabilities on DIR, so it waits for dead
                            clients until their sessions time out
 
-It reads the cluster's files from hack/ceph/env.sh's locations: $HCO_CACHE/ceph.
+It reads the cluster's files from hack/ceph/env.sh's locations: $HCO_CACHE/ceph, or
+HCO_CEPH_DIR (the local Rook's: $HCO_CACHE/rook), and mounts the file system
+HCO_CEPH_FS (cephfs).
 Debian's python3-cephfs is built for Debian's interpreter, hence /usr/bin/python3.
 """
 import errno
@@ -82,6 +85,15 @@ def ls(fs, path):
     return 0
 
 
+def put(fs, path):
+    fd = fs.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o644)
+    try:
+        fs.write(fd, b"written by fsadmin.py\n", 0)
+    finally:
+        fs.close(fd)
+    return 0
+
+
 def touch(fs, path):
     name = os.path.join(path, f".fsadmin-touch-{os.getpid()}")
     fd = fs.open(name, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o644)
@@ -90,7 +102,7 @@ def touch(fs, path):
     return 0
 
 
-COMMANDS = {"mkdir": mkdir, "exists": exists, "du": du, "ls": ls, "touch": touch}
+COMMANDS = {"mkdir": mkdir, "exists": exists, "du": du, "ls": ls, "put": put, "touch": touch}
 
 
 def main(argv):

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: from a fresh machine to a TeraSort on CephFS with its numbers in
-# status. Brings up the local Kubernetes, Ceph and images (hack/local/up.sh),
-# installs the operator with Helm, applies an external StorageBackend, a
+# status. Brings up the local Kubernetes and the images, then the storage: by default
+# Rook (hack/rook/up.sh) and a StorageBackend that has it make a CephFS on an
+# erasure-coded 2+1 pool; with HCO_DEMO_STORAGE=external, the local Ceph (hack/ceph)
+# behind an external StorageBackend. Installs the operator with Helm, applies a
 # HadoopCluster and a TeraSort BenchmarkRun of one million rows, and waits, showing
 # progress. Run it again at any time: every step is idempotent, and a finished run
 # is shown again rather than repeated (delete it to run it anew).
@@ -17,13 +19,32 @@ KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
 NAMESPACE=hadoop-demo
 CEPH_ROOT=/hadoop-demo
 RUN=terasort-1m
+STORAGE="${HCO_DEMO_STORAGE:-rook}"
+case "$STORAGE" in
+rook) BACKEND=cephfs-ec ;;
+external) BACKEND=ceph ;;
+*)
+  echo "HCO_DEMO_STORAGE must be rook (the default) or external, not '$STORAGE'" >&2
+  exit 1
+  ;;
+esac
 started=$(date +%s)
 
 step() { printf '\n==> %s\n' "$*"; }
 k() { "$KUBECTL" "$@"; }
 elapsed() { local s=$(($(date +%s) - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
-"$ROOT/hack/local/up.sh"
+if [ "$STORAGE" = rook ]; then
+  step "local Kubernetes (hack/cluster/up.sh)"
+  "$ROOT/hack/cluster/up.sh" >/dev/null
+  step "images (hack/images/build.sh), imported into the node's containerd"
+  "$ROOT/hack/images/build.sh" all
+  CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" all
+  step "Rook and a one-node Ceph 18.2 in the local Kubernetes (hack/rook/up.sh)"
+  "$ROOT/hack/rook/up.sh"
+else
+  "$ROOT/hack/local/up.sh"
+fi
 
 step "the operator, installed with Helm"
 "$ROOT/hack/local/install-operator.sh"
@@ -38,19 +59,40 @@ if [ -n "$others" ]; then
   exit 1
 fi
 
-step "an external StorageBackend, a HadoopCluster and a TeraSort in namespace $NAMESPACE"
+# A demo cluster made for the other storage keeps its backend: switching needs a new one.
+current="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.spec.storageBackendRef.name}' 2>/dev/null || true)"
+if [ -n "$current" ] && [ "$current" != "$BACKEND" ]; then
+  echo "the demo's HadoopCluster runs on StorageBackend $current, not $BACKEND ($STORAGE storage): delete namespace $NAMESPACE first" >&2
+  exit 1
+fi
+
+step "a StorageBackend ($STORAGE), a HadoopCluster and a TeraSort in namespace $NAMESPACE"
 k create namespace "$NAMESPACE" --dry-run=client -o yaml | k apply -f - >/dev/null
-"$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
-key="$(awk '$1 == "key" {print $3}' "$CEPH_CLIENT_KEYRING")"
-k -n "$NAMESPACE" create secret generic ceph-hadoop-key --from-literal=key="$key" \
-  --dry-run=client -o yaml | k apply -f - >/dev/null
+if [ "$STORAGE" = external ]; then
+  "$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
+  key="$(awk '$1 == "key" {print $3}' "$CEPH_CLIENT_KEYRING")"
+  k -n "$NAMESPACE" create secret generic ceph-hadoop-key --from-literal=key="$key" \
+    --dry-run=client -o yaml | k apply -f - >/dev/null
+fi
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
+  "$ROOT/hack/demo/storagebackend-$STORAGE.yaml" | k apply -f -
+
+step "waiting for StorageBackend $BACKEND"
+while :; do
+  ready="$(k -n "$NAMESPACE" get storagebackend "$BACKEND" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')"
+  msg="$(k -n "$NAMESPACE" get storagebackend "$BACKEND" -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
+  printf '  [%s] Ready=%s %s\n' "$(elapsed)" "${ready:-?}" "$msg"
+  [ "$ready" = True ] && break
+  sleep 10
+done
+k -n "$NAMESPACE" get storagebackends
+
 if k -n "$NAMESPACE" get benchmarkrun "$RUN" >/dev/null 2>&1; then
   sed_run='/^# TeraGen, TeraSort/,$d'
 else
   sed_run=''
 fi
-sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
-  -e "$sed_run" "$ROOT/hack/demo/manifests.yaml" | k apply -f -
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${BACKEND}|$BACKEND|g" -e "$sed_run" "$ROOT/hack/demo/manifests.yaml" | k apply -f -
 
 step "waiting for the HadoopCluster (the first start pulls nothing: the images are local)"
 while :; do
@@ -71,6 +113,8 @@ while :; do
 done
 
 step "results"
+k -n "$NAMESPACE" get storagebackends
+echo
 k -n "$NAMESPACE" get benchmarkrun "$RUN" -o wide
 echo
 printf '%-14s %-4s %-10s %-12s %s\n' STAGE REP PHASE DURATION THROUGHPUT
@@ -91,10 +135,21 @@ Done in $(elapsed). Look around:
   kubectl get storagebackends,hadoopclusters,benchmarkruns -n $NAMESPACE -o wide
   kubectl get benchmarkrun $RUN -n $NAMESPACE -o yaml      # every stage, counters, checksums
   kubectl get pods -A
-  hack/cluster/logs.sh $NAMESPACE demo-resourcemanager-0   # pod logs (kubectl logs needs a node address this VM lacks)
+  kubectl logs -n $NAMESPACE demo-resourcemanager-0
   curl -s http://127.0.0.1:8088/ws/v1/cluster/apps | head -c 600   # YARN's REST API
-  hack/ceph/fsadmin.py ls $CEPH_ROOT                      # the data on CephFS
+TXT
+if [ "$STORAGE" = rook ]; then
+  cat <<TXT
+  kubectl get cephfilesystems,cephclients,cephfilesystemsubvolumegroups -n rook-ceph
+  hack/rook/ceph.sh df                                    # raw used vs stored, per pool
+  HCO_CEPH_DIR=$HCO_CACHE/rook HCO_CEPH_FS=hadoop-demo hack/ceph/fsadmin.py ls /volumes/hadoop   # the data on CephFS
+TXT
+else
+  echo "  hack/ceph/fsadmin.py ls $CEPH_ROOT                      # the data on CephFS"
+fi
+cat <<TXT
 Run the TeraSort again:  kubectl delete benchmarkrun $RUN -n $NAMESPACE && make demo
+The same on an external Ceph: make demo-down && HCO_DEMO_STORAGE=external make demo
 Tear everything down:    make demo-down
 TXT
 [ "$phase" = Succeeded ]

@@ -54,18 +54,6 @@ remove_kubernetes_objects() {
 	fi
 }
 
-remove_host_state() {
-	local file dev
-	for file in "$ROOK_OSD_DIR"/osd-*.img; do
-		[[ -f "$file" ]] || continue
-		for dev in $(losetup -j "$file" -O NAME -n); do
-			log "detaching $dev ($file)"
-			losetup -d "$dev"
-		done
-	done
-	rm -rf "$ROOK_OSD_DIR" "$ROOK_DATA_DIR" "$ROOK_CONF_FILE" "$ROOK_ADMIN_KEYRING"
-}
-
 require_root
 take_rook_lock
 started_at=$SECONDS

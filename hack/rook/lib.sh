@@ -78,3 +78,18 @@ wait_for() {
 		sleep 5
 	done
 }
+
+# remove_host_state detaches the OSDs' loop devices and removes their files, the
+# CephCluster's data directory and the client configuration: the local Rook's Ceph
+# data, all of it.
+remove_host_state() {
+	local file dev
+	for file in "$ROOK_OSD_DIR"/osd-*.img; do
+		[[ -f "$file" ]] || continue
+		for dev in $(losetup -j "$file" -O NAME -n); do
+			log "detaching $dev ($file)"
+			losetup -d "$dev"
+		done
+	done
+	rm -rf "$ROOK_OSD_DIR" "$ROOK_DATA_DIR" "$ROOK_CONF_FILE" "$ROOK_ADMIN_KEYRING"
+}

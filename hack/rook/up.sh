@@ -24,6 +24,19 @@ require_cluster() {
 		die "node $CLUSTER_NODE_NAME has InternalIP '${ip:-none}', not $CLUSTER_NODE_IP: restart the local Kubernetes with hack/cluster/up.sh"
 }
 
+# forget_stale_state removes OSD files and a data directory left by a Rook whose
+# Kubernetes objects are gone (hack/cluster/down.sh without hack/rook/down.sh): a new
+# CephCluster would find OSDs of another cluster on the devices and refuse them.
+forget_stale_state() {
+	if kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" >/dev/null 2>&1; then
+		return 0
+	fi
+	if [[ -d "$ROOK_OSD_DIR" || -d "$ROOK_DATA_DIR" ]]; then
+		log "removing the OSD files and data of a Rook whose CephCluster is gone"
+		remove_host_state
+	fi
+}
+
 images() {
 	"$ROOT/hack/images/build.sh" ceph
 	CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" ceph
@@ -136,6 +149,7 @@ ensure_debs jq util-linux ceph-common
 require_cluster
 images
 install_operator
+forget_stale_state
 loop_devices
 apply_cluster
 log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}); a first start takes about 5 minutes"

@@ -84,7 +84,12 @@ func benchmarkSpecs() {
 const teraSortRows = 500_000
 
 func newTeraSort(name string) *v1alpha1.BenchmarkRun {
-	run := newRun(name)
+	return newTeraSortOn(name, clusterName)
+}
+
+// newTeraSortOn is the suite's TeraSort on a HadoopCluster.
+func newTeraSortOn(name, cluster string) *v1alpha1.BenchmarkRun {
+	run := newRunOn(name, cluster)
 	run.Spec.TeraSort = &v1alpha1.TeraSortWorkload{
 		Rows:    ptr.To[int64](teraSortRows),
 		Maps:    ptr.To[int32](2),
@@ -94,10 +99,14 @@ func newTeraSort(name string) *v1alpha1.BenchmarkRun {
 }
 
 func newRun(name string) *v1alpha1.BenchmarkRun {
+	return newRunOn(name, clusterName)
+}
+
+func newRunOn(name, cluster string) *v1alpha1.BenchmarkRun {
 	return &v1alpha1.BenchmarkRun{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: v1alpha1.BenchmarkRunSpec{
-			ClusterRef: v1alpha1.LocalObjectReference{Name: clusterName},
+			ClusterRef: v1alpha1.LocalObjectReference{Name: cluster},
 			Deadline:   &metav1.Duration{Duration: runTimeout},
 		},
 	}

@@ -57,24 +57,38 @@ func clusterSpecs() {
 
 	It("runs a HadoopCluster that becomes Ready with its NodeManager registered in YARN", func() {
 		Expect(k8sClient.Create(ctx, newCluster())).To(Succeed())
-		Eventually(func(g Gomega) {
-			hc := getCluster(g)
-			g.Expect(meta.IsStatusConditionTrue(hc.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", hc.Status.Conditions)
-			g.Expect(hc.Status.ReadyNodeManagers).To(Equal(int32(1)))
-		}).WithTimeout(5 * time.Minute).Should(Succeed())
-		Eventually(func(g Gomega) {
-			nodes, err := yarnNodes()
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(nodes).To(ConsistOf(HaveField("State", "RUNNING")))
-		}).WithTimeout(2 * time.Minute).Should(Succeed())
+		waitForCluster(clusterName)
 	})
 }
 
-// newCluster is the suite's HadoopCluster, sized for a 2-core node: one
-// NodeManager with room for an ApplicationMaster and two tasks, and no JobHistory
-// server. Everything runs on the host network, where the local Ceph listens, and
-// the NodeManager advertises the loopback address; so one NodeManager fits a node.
+// waitForCluster waits until the HadoopCluster is Ready with its one NodeManager
+// running in YARN.
+func waitForCluster(name string) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		hc := &v1alpha1.HadoopCluster{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, hc)).To(Succeed())
+		g.Expect(meta.IsStatusConditionTrue(hc.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", hc.Status.Conditions)
+		g.Expect(hc.Status.ReadyNodeManagers).To(Equal(int32(1)))
+	}).WithTimeout(5 * time.Minute).Should(Succeed())
+	Eventually(func(g Gomega) {
+		nodes, err := yarnNodes()
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(nodes).To(ConsistOf(HaveField("State", "RUNNING")))
+	}).WithTimeout(2 * time.Minute).Should(Succeed())
+}
+
+// newCluster is the suite's HadoopCluster on the external Ceph.
 func newCluster() *v1alpha1.HadoopCluster {
+	return newClusterOn(clusterName, backendName)
+}
+
+// newClusterOn is a HadoopCluster on a StorageBackend, sized for a 2-core node: one
+// NodeManager with room for an ApplicationMaster and two tasks, and no JobHistory
+// server. Everything runs on the host network, where the local Ceph and the local
+// Rook's daemons listen, and the NodeManager advertises the loopback address; so one
+// NodeManager fits a node, and one cluster runs at a time.
+func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 	small := func(cpu, memory string) corev1.ResourceRequirements {
 		return corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)},
@@ -82,9 +96,9 @@ func newCluster() *v1alpha1.HadoopCluster {
 		}
 	}
 	return &v1alpha1.HadoopCluster{
-		ObjectMeta: metav1.ObjectMeta{Name: clusterName, Namespace: namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: v1alpha1.HadoopClusterSpec{
-			StorageBackendRef: v1alpha1.LocalObjectReference{Name: backendName},
+			StorageBackendRef: v1alpha1.LocalObjectReference{Name: backend},
 			ImagePullPolicy:   corev1.PullNever,
 			ResourceManager:   v1alpha1.ResourceManagerSpec{Resources: small("100m", "1Gi")},
 			NodeManagers: v1alpha1.NodeManagerSpec{
@@ -96,12 +110,6 @@ func newCluster() *v1alpha1.HadoopCluster {
 			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
 		},
 	}
-}
-
-func getCluster(g Gomega) *v1alpha1.HadoopCluster {
-	hc := &v1alpha1.HadoopCluster{}
-	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: clusterName}, hc)).To(Succeed())
-	return hc
 }
 
 // cephDir is where hack/ceph keeps the local cluster's files.

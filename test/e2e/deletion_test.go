@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -24,18 +25,7 @@ func deletionSpecs() {
 		data := path.Join(cephRoot, benchmark.WorkDir(kept))
 		Expect(cephPathExists(data)).To(BeTrue(), "the kept TeraSort's data %s exists before the deletion", data)
 
-		// The cluster's daemons go with it. Its finished benchmark stages' pods stay:
-		// they belong to the BenchmarkRuns, which keep their results.
-		daemons, err := labels.Parse(hadoop.LabelInstance + "=" + clusterName + "," + "!" + benchmark.LabelRun)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(k8sClient.Delete(ctx, newCluster())).To(Succeed())
-		Eventually(func(g Gomega) {
-			pods := &corev1.PodList{}
-			g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabelsSelector{Selector: daemons})).To(Succeed())
-			g.Expect(pods.Items).To(BeEmpty())
-			err := k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: clusterName}, &v1alpha1.HadoopCluster{})
-			g.Expect(err).To(HaveOccurred(), "the HadoopCluster is gone")
-		}).WithTimeout(3 * time.Minute).Should(Succeed())
+		deleteCluster(clusterName)
 
 		Expect(cephPathExists(data)).To(BeTrue(), "the TeraSort's data %s is still on CephFS", data)
 		for _, dir := range []string{"teragen", "terasort"} {
@@ -43,4 +33,22 @@ func deletionSpecs() {
 			Expect(out).To(ContainSubstring("part-"), "%s keeps its output files", dir)
 		}
 	})
+}
+
+// deleteCluster deletes a HadoopCluster and waits until it and its daemons' pods are
+// gone. Its finished benchmark stages' pods stay: they belong to the BenchmarkRuns,
+// which keep their results.
+func deleteCluster(name string) {
+	GinkgoHelper()
+	daemons, err := labels.Parse(hadoop.LabelInstance + "=" + name + "," + "!" + benchmark.LabelRun)
+	Expect(err).NotTo(HaveOccurred())
+	hc := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
+	Expect(k8sClient.Delete(ctx, hc)).To(Succeed())
+	Eventually(func(g Gomega) {
+		pods := &corev1.PodList{}
+		g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabelsSelector{Selector: daemons})).To(Succeed())
+		g.Expect(pods.Items).To(BeEmpty())
+		err := k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), &v1alpha1.HadoopCluster{})
+		g.Expect(err).To(HaveOccurred(), "the HadoopCluster is gone")
+	}).WithTimeout(3 * time.Minute).Should(Succeed())
 }

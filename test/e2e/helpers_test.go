@@ -19,6 +19,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -35,6 +36,7 @@ func newScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	Expect(clientgoscheme.AddToScheme(s)).To(Succeed())
 	Expect(v1alpha1.AddToScheme(s)).To(Succeed())
+	Expect(cephv1.AddToScheme(s)).To(Succeed())
 	return s
 }
 
@@ -248,8 +250,8 @@ func runningYARNApps() ([]yarn.Application, error) {
 
 // dumpState prints what a person debugging a failed spec looks at first: the
 // operator's and this run's objects with their status, and the last lines of every
-// pod's log (the node has no address the API server could reach the kubelet on, so
-// `kubectl logs` does not work and hack/cluster/logs.sh reads the kubelet's files).
+// pod's log, read from the kubelet's files (hack/cluster/logs.sh), which keep the
+// logs of a container's previous run too.
 func dumpState() {
 	lists := []client.ObjectList{
 		&v1alpha1.StorageBackendList{}, &v1alpha1.HadoopClusterList{}, &v1alpha1.BenchmarkRunList{},
@@ -263,7 +265,7 @@ func dumpState() {
 		out, _ := yaml.Marshal(list)
 		GinkgoWriter.Printf("---- %T in %s\n%s\n", list, namespace, out)
 	}
-	for _, ns := range []string{namespace, operatorNamespace} {
+	for _, ns := range []string{namespace, operatorNamespace, rookNamespace} {
 		pods := &corev1.PodList{}
 		if err := k8sClient.List(ctx, pods, client.InNamespace(ns)); err != nil {
 			continue

@@ -13,6 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,6 +36,8 @@ import (
 //
 // Every pod runs on the host's network: the Ceph and every daemon listen on
 // loopback, which is also where the suite reaches the ResourceManager's REST API.
+// Midway the suite installs Rook (hack/rook/up.sh), whose Ceph daemons listen on the
+// node's address.
 
 var (
 	ctx       context.Context
@@ -79,6 +83,18 @@ var _ = BeforeSuite(func() {
 	for _, hc := range others.Items {
 		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this one-node cluster and holds the node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
 			hc.Namespace, hc.Name, hc.Namespace))
+	}
+
+	// The story checks the operator without Rook, then installs Rook while it runs: a
+	// Rook left by the demo or an earlier run goes first, and an operator that
+	// watched it starts again without it.
+	if err := k8sClient.List(ctx, &cephv1.CephClusterList{}, client.Limit(1)); !meta.IsNoMatchError(err) {
+		By("removing the local Rook that an earlier run or the demo left (hack/rook/down.sh)")
+		runLogged(command("hack/rook/down.sh"))
+		if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: operatorNamespace, Name: operatorRelease}, &appsv1.Deployment{}); err == nil {
+			mustRun(kubectl("-n", operatorNamespace, "rollout", "restart", "deployment/"+operatorRelease))
+			mustRun(kubectl("-n", operatorNamespace, "rollout", "status", "deployment/"+operatorRelease, "--timeout=3m"))
+		}
 	}
 
 	namespace = "e2e-" + rand.String(5)
