@@ -277,6 +277,8 @@ func rookDeletionSpecs() {
 		clientName := rook.ClientName(sb)
 		poolsBefore := cephPools()
 		Expect(poolsBefore).To(ContainElements(rookReplicatedFS+"-metadata", rookReplicatedFS+"-data"))
+		Expect(mustRun(rookFsadmin(rookReplicatedFS, "ls", hadoopRoot))).To(ContainSubstring("hadoop-system"),
+			"the cluster that ran there left its ResourceManager's state in the root, which Ceph would not let Rook remove")
 
 		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
 		for _, obj := range []client.Object{
