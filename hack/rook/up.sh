@@ -82,17 +82,27 @@ install_operator() {
 }
 
 # apply_cluster applies the CephCluster and the pool of Ceph's mgr, with this node's
-# name, loop devices, image and data directory filled in.
+# name, loop devices, image and data directory filled in. What it applied is kept in
+# ROOK_DIR, and the same manifest is not applied again: Rook writes defaults into the
+# CephCluster's spec, and every change to it runs Rook's whole orchestration again,
+# OSD preparation and rolling restarts included.
 apply_cluster() {
+	local manifest applied="$ROOK_DIR/cephcluster.applied.yaml"
 	mkdir -p "$ROOK_DATA_DIR"
-	awk -v image="$CEPH_IMAGE" -v data="$ROOK_DATA_DIR" -v node="$CLUSTER_NODE_NAME" \
+	manifest="$(awk -v image="$CEPH_IMAGE" -v data="$ROOK_DATA_DIR" -v node="$CLUSTER_NODE_NAME" \
 		-v net="$CLUSTER_NODE_IP/$CLUSTER_NODE_PREFIX" -v ns="$ROOK_NAMESPACE" -v name="$ROOK_CLUSTER_NAME" \
 		-v devices="${OSD_DEVICES[*]}" -v classes="/usr/lib/$(uname -m)-linux-gnu/rados-classes" '
 		{ gsub(/@CEPH_IMAGE@/, image); gsub(/@OSD_CLASS_DIR@/, classes); gsub(/@DATA_DIR@/, data); gsub(/@NODE@/, node)
 		  gsub(/@NODE_NETWORK@/, net); gsub(/@NAMESPACE@/, ns); gsub(/@NAME@/, name) }
 		/@DEVICES@/ { indent = $0; sub(/@DEVICES@.*/, "", indent)
 		              n = split(devices, d, " "); for (i = 1; i <= n; i++) print indent "- name: " d[i]; next }
-		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml" | kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - >/dev/null
+		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml")"
+	if [[ -f "$applied" ]] && [[ "$(cat "$applied")" == "$manifest" ]] &&
+		kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" >/dev/null 2>&1; then
+		return 0
+	fi
+	kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - <<<"$manifest" >/dev/null
+	printf '%s\n' "$manifest" >"$applied"
 }
 
 # cluster_state prints the CephCluster's phase, health and message on one line.

@@ -30,11 +30,14 @@ final class CephBlockLocator {
     final String host;
     final String name;
     final String topology;
+    /** Whether the OSD's address is known; a place without one is not kept. */
+    final boolean addressed;
 
-    OsdPlace(String host, String name, String topology) {
+    OsdPlace(String host, String name, String topology, boolean addressed) {
       this.host = host;
       this.name = name;
       this.topology = topology;
+      this.addressed = addressed;
     }
   }
 
@@ -70,7 +73,16 @@ final class CephBlockLocator {
     List<String> names = new ArrayList<>();
     List<String> topology = new ArrayList<>();
     for (Map.Entry<Integer, Long> e : ranked) {
-      OsdPlace place = places.computeIfAbsent(e.getKey(), this::placeOf);
+      OsdPlace place = places.get(e.getKey());
+      if (place == null) {
+        place = placeOf(e.getKey());
+        if (place == null) {
+          continue;
+        }
+        if (place.addressed) {
+          places.put(e.getKey(), place);
+        }
+      }
       if (!hosts.contains(place.host)) {
         hosts.add(place.host);
         names.add(place.name);
@@ -81,21 +93,34 @@ final class CephBlockLocator {
         topology.toArray(new String[0]), blockStart, blockEnd - blockStart);
   }
 
+  /**
+   * Where an OSD is: its CRUSH host, which is the node name YARN knows, and its address,
+   * the fallback host. libcephfs knows no address for an OSD that is down (ENOENT), as
+   * during a restart or an upgrade; its CRUSH host stands for it then, and the place is
+   * looked up again next time. Null when neither is known: the block's location is a
+   * hint, and a job must not fail for the want of it.
+   */
   private OsdPlace placeOf(int osd) {
-    InetAddress address = mount.get_osd_address(osd);
-    String ip = address.getHostAddress();
-    String host = hostOf(osd, ip);
-    return new OsdPlace(host, ip, topologyOf(osd, host));
+    String crushHost = crushHost(osd);
+    String ip;
+    try {
+      InetAddress address = mount.get_osd_address(osd);
+      ip = address.getHostAddress();
+    } catch (Exception e) {
+      // libcephfs throws FileNotFoundException (ENOENT) for an OSD that is not up.
+      return crushHost == null ? null : new OsdPlace(crushHost, crushHost, topologyOf(osd, crushHost), false);
+    }
+    String host = crushHost == null ? ip : crushHost;
+    return new OsdPlace(host, ip, topologyOf(osd, host), true);
   }
 
-  /** CRUSH's host bucket is the node name YARN knows; the address is the fallback. */
-  private String hostOf(int osd, String ip) {
+  private String crushHost(int osd) {
     for (Bucket b : crushLocation(osd)) {
       if ("host".equals(b.getType())) {
         return b.getName();
       }
     }
-    return ip;
+    return null;
   }
 
   private String topologyOf(int osd, String host) {
@@ -108,7 +133,12 @@ final class CephBlockLocator {
   }
 
   private Bucket[] crushLocation(int osd) {
-    Bucket[] buckets = mount.get_osd_crush_location(osd);
-    return buckets == null ? new Bucket[0] : buckets;
+    try {
+      Bucket[] buckets = mount.get_osd_crush_location(osd);
+      return buckets == null ? new Bucket[0] : buckets;
+    } catch (Exception e) {
+      // An OSD the client's maps do not have yet has no location.
+      return new Bucket[0];
+    }
   }
 }
