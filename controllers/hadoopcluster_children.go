@@ -23,7 +23,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // FieldOwner is the field manager the operator applies a cluster's children as.
@@ -102,7 +102,7 @@ func (r *HadoopClusterReconciler) applyChild(ctx context.Context, p *clusterPass
 		if !metav1.IsControlledBy(existing, p.hc) {
 			return childConflict, nil
 		}
-		if rook.DoNotReconcile(existing) {
+		if naming.DoNotReconcile(existing) {
 			log.FromContext(ctx).V(1).Info("leaving a child labelled do-not-reconcile as it is", "object", r.describe(desired))
 			if sts, ok := existing.(*appsv1.StatefulSet); ok {
 				p.statefulSets[sts.Name] = sts
@@ -284,7 +284,7 @@ func (r *HadoopClusterReconciler) removeJobHistory(ctx context.Context, p *clust
 		if err != nil {
 			return err
 		}
-		if existing == nil || !metav1.IsControlledBy(existing, p.hc) || rook.DoNotReconcile(existing) {
+		if existing == nil || !metav1.IsControlledBy(existing, p.hc) || naming.DoNotReconcile(existing) {
 			continue
 		}
 		err = r.Delete(ctx, existing, client.Preconditions{UID: ptr.To(existing.GetUID())})

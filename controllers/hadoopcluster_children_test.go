@@ -19,7 +19,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 var _ = Describe("HadoopCluster children", Label("envtest"), func() {
@@ -237,7 +237,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		Eventually(func(g Gomega) {
 			g.Expect(get(objs.NodeManagers)()).To(Succeed())
-			objs.NodeManagers.Labels[rook.LabelDoNotReconcile] = "true"
+			objs.NodeManagers.Labels[naming.LabelDoNotReconcile] = "true"
 			g.Expect(k8sClient.Update(ctx, objs.NodeManagers)).To(Succeed())
 		}).Should(Succeed())
 		pinned := objs.NodeManagers.Spec.Template.Annotations[hadoop.ConfigHashAnnotation]

@@ -28,7 +28,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // SetupWithManager watches every input of a cluster, so that no pass has to poll:
@@ -112,7 +112,7 @@ func hadoopPodSelector() (labels.Selector, error) {
 	if err != nil {
 		return nil, err
 	}
-	managed, err := labels.NewRequirement(rook.LabelManagedBy, selection.Equals, []string{rook.ManagedBy})
+	managed, err := labels.NewRequirement(naming.LabelManagedBy, selection.Equals, []string{naming.ManagedBy})
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // Options configures every reconciler of the operator.
@@ -63,7 +63,7 @@ func CacheOptions(opts Options) (cache.Options, error) {
 // operatorJobSelector selects the Jobs the operator makes, which carry its managed-by
 // label: BenchmarkRun stages, and the Jobs that empty a deleted StorageBackend's root.
 func operatorJobSelector() (labels.Selector, error) {
-	managed, err := labels.NewRequirement(rook.LabelManagedBy, selection.Equals, []string{rook.ManagedBy})
+	managed, err := labels.NewRequirement(naming.LabelManagedBy, selection.Equals, []string{naming.ManagedBy})
 	if err != nil {
 		return nil, err
 	}

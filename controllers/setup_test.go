@@ -14,7 +14,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // jobSelection is the label selector of the cache's Jobs.
@@ -60,7 +60,7 @@ func TestCacheOptionsSelectTheOperatorsJobs(t *testing.T) {
 		}
 	}
 	sb := &v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "lake"}}
-	deleteData := hadoop.DeleteDataJob(hadoop.DeleteData{Name: "lake-delete-data", Namespace: "analytics", Labels: rook.Labels(sb)})
+	deleteData := hadoop.DeleteDataJob(hadoop.DeleteData{Name: "lake-delete-data", Namespace: "analytics", Labels: naming.StorageBackendLabels(sb)})
 	if !selector.Matches(labels.Set(deleteData.Labels)) {
 		t.Errorf("the cache leaves out the Job that empties a deleted backend's root: %v", deleteData.Labels)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -94,7 +95,7 @@ func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (boo
 		return true, nil
 	case err != nil:
 		return false, fmt.Errorf("reading CephFilesystemSubVolumeGroup %s: %w", key, err)
-	case !svg.DeletionTimestamp.IsZero() || !rook.OwnedBy(svg, sb) || rook.DoNotReconcile(svg):
+	case !svg.DeletionTimestamp.IsZero() || !rook.OwnedBy(svg, sb) || naming.DoNotReconcile(svg):
 		return true, nil
 	}
 	secret := &metav1.PartialObjectMetadata{}
@@ -107,7 +108,7 @@ func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (boo
 	}
 
 	job := &batchv1.Job{}
-	name := rook.ShortName(sb.Name+"-delete-data", 63)
+	name := naming.ShortName(sb.Name+"-delete-data", 63)
 	err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: name}, job)
 	if apierrors.IsNotFound(err) {
 		return false, r.startDeleteData(ctx, p, name, ns)
@@ -145,7 +146,7 @@ func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass,
 	d := hadoop.DeleteData{
 		Name:      name,
 		Namespace: sb.Namespace,
-		Labels:    rook.Labels(sb),
+		Labels:    naming.StorageBackendLabels(sb),
 		Image:     r.HadoopImage,
 		Storage: hadoop.Storage{
 			Filesystem:         sb.Spec.CephFS.Rook.FilesystemName,
@@ -224,7 +225,7 @@ func (r *StorageBackendReconciler) deleteOwned(ctx context.Context, p *pass, obj
 		}
 		return false, fmt.Errorf("reading %s: %w", ref, err)
 	}
-	if !rook.OwnedBy(obj, p.sb) || rook.DoNotReconcile(obj) {
+	if !rook.OwnedBy(obj, p.sb) || naming.DoNotReconcile(obj) {
 		return false, nil
 	}
 	if obj.GetDeletionTimestamp().IsZero() {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -145,7 +146,7 @@ func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *p
 		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemOwnedElsewhere,
 			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.adoptExisting to use it, or choose another filesystemName", ref, rook.Owner(fs)))
 		return nil, nil
-	case exists && rook.DoNotReconcile(fs):
+	case exists && naming.DoNotReconcile(fs):
 	default:
 		fs = rook.Filesystem(sb, ns)
 		if err := r.apply(ctx, p, fs, func() { rook.MutateFilesystem(fs, sb) }); err != nil {
@@ -198,7 +199,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 		}
 		r.event(p.sb, svg, corev1.EventTypeNormal, v1alpha1.EventReasonAdopted, "Adopt",
 			fmt.Sprintf("Adopted %s, Hadoop's root %s, which was %s", ref, root, rook.Owner(existing)))
-	case err == nil && rook.DoNotReconcile(existing):
+	case err == nil && naming.DoNotReconcile(existing):
 		svg = existing
 	default:
 		if err := r.apply(ctx, p, svg, func() { rook.MutateSubVolumeGroup(svg, sb, layout) }); err != nil {
@@ -227,8 +228,8 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 // StorageBackend were made by someone else and are never taken over.
 func (r *StorageBackendReconciler) ownerGone(ctx context.Context, obj client.Object) (bool, error) {
 	labels := obj.GetLabels()
-	ns, name := labels[rook.LabelStorageBackendNamespace], labels[rook.LabelStorageBackendName]
-	if ns == "" || name == "" || labels[rook.LabelManagedBy] != rook.ManagedBy {
+	ns, name := labels[naming.LabelStorageBackendNamespace], labels[naming.LabelStorageBackendName]
+	if ns == "" || name == "" || labels[naming.LabelManagedBy] != naming.ManagedBy {
 		return false, nil
 	}
 	backends := &v1alpha1.StorageBackendList{}
@@ -259,7 +260,7 @@ func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass,
 		p.notReady(v1alpha1.ConditionClientReady, v1alpha1.ReasonClientOwnedElsewhere,
 			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.clientName to another name", ref, rook.Owner(existing)))
 		return "", nil
-	case err == nil && rook.DoNotReconcile(existing):
+	case err == nil && naming.DoNotReconcile(existing):
 		cc = existing
 	default:
 		if err := r.apply(ctx, p, cc, func() { rook.MutateClient(cc, sb) }); err != nil {

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -89,7 +90,7 @@ var _ = Describe("StorageBackend at rest", Label("envtest"), func() {
 	It("leaves a Rook object labelled do-not-reconcile alone", func() {
 		Eventually(func(g Gomega) {
 			g.Expect(get(fs)()).To(Succeed())
-			fs.Labels[rook.LabelDoNotReconcile] = "true"
+			fs.Labels[naming.LabelDoNotReconcile] = "true"
 			g.Expect(k8sClient.Update(ctx, fs)).To(Succeed())
 		}).Should(Succeed())
 		updateSpec(func(s *v1alpha1.StorageBackendSpec) { s.CephFS.Rook.MetadataServer.ActiveCount = 3 })

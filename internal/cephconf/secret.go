@@ -5,7 +5,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // HashAnnotation on the client config Secret carries Hash of its data.
@@ -16,7 +16,7 @@ const maxNameLength = 253
 
 // SecretName is the client config Secret of the StorageBackend sbName.
 func SecretName(sbName string) string {
-	return rook.ShortName(sbName+"-ceph-client", maxNameLength)
+	return naming.ShortName(sbName+"-ceph-client", maxNameLength)
 }
 
 // Secret is the client config Secret of sb rendered from cfg. The caller makes sb its
@@ -27,7 +27,7 @@ func Secret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        SecretName(sb.Name),
 			Namespace:   sb.Namespace,
-			Labels:      rook.Labels(sb),
+			Labels:      naming.StorageBackendLabels(sb),
 			Annotations: map[string]string{HashAnnotation: Hash(data)},
 		},
 		Type: corev1.SecretTypeOpaque,

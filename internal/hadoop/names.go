@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // Component is one role of a Hadoop cluster.
@@ -78,7 +78,7 @@ func SelectorLabels(hc *v1alpha1.HadoopCluster, c Component) map[string]string {
 // Labels are the labels of a component's objects.
 func Labels(hc *v1alpha1.HadoopCluster, c Component) map[string]string {
 	l := SelectorLabels(hc, c)
-	l[rook.LabelManagedBy] = rook.ManagedBy
+	l[naming.LabelManagedBy] = naming.ManagedBy
 	return l
 }
 
@@ -86,9 +86,9 @@ func Labels(hc *v1alpha1.HadoopCluster, c Component) map[string]string {
 // component.
 func clusterLabels(hc *v1alpha1.HadoopCluster) map[string]string {
 	return map[string]string{
-		LabelName:           AppName,
-		LabelInstance:       hc.Name,
-		rook.LabelManagedBy: rook.ManagedBy,
+		LabelName:             AppName,
+		LabelInstance:         hc.Name,
+		naming.LabelManagedBy: naming.ManagedBy,
 	}
 }
 

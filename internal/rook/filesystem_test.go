@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 func replicatedPool(size uint, safe bool, failureDomain, deviceClass string) cephv1.PoolSpec {
@@ -130,10 +131,10 @@ func TestMutateFilesystemKeepsFieldsItDoesNotDecide(t *testing.T) {
 
 	want := &cephv1.CephFilesystem{
 		ObjectMeta: metav1.ObjectMeta{Name: "hadoopfs", Namespace: "rook-ceph", Labels: map[string]string{
-			"team":                       "data",
-			LabelStorageBackendNamespace: "analytics",
-			LabelStorageBackendName:      "lake",
-			LabelManagedBy:               ManagedBy,
+			"team":                              "data",
+			naming.LabelStorageBackendNamespace: "analytics",
+			naming.LabelStorageBackendName:      "lake",
+			naming.LabelManagedBy:               naming.ManagedBy,
 		}},
 		Spec: cephv1.FilesystemSpec{
 			MetadataPool: cephv1.NamedPoolSpec{PoolSpec: cephv1.PoolSpec{

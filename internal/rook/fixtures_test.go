@@ -5,6 +5,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // rookBackend is a Rook-mode StorageBackend with the defaults the API server applies.
@@ -28,7 +29,7 @@ func rookBackend(mutate ...func(*v1alpha1.RookCephFS)) *v1alpha1.StorageBackend 
 }
 
 var ownLabels = map[string]string{
-	LabelStorageBackendNamespace: "analytics",
-	LabelStorageBackendName:      "lake",
-	LabelManagedBy:               ManagedBy,
+	naming.LabelStorageBackendNamespace: "analytics",
+	naming.LabelStorageBackendName:      "lake",
+	naming.LabelManagedBy:               naming.ManagedBy,
 }

@@ -4,27 +4,13 @@
 package rook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"path"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-)
-
-// Labels on every Rook object the operator creates. Owner references cannot cross
-// namespaces, so these labels are what ties a Rook object to its StorageBackend.
-const (
-	LabelStorageBackendNamespace = "hadoopceph.io/storagebackend-namespace"
-	LabelStorageBackendName      = "hadoopceph.io/storagebackend-name"
-	LabelManagedBy               = "app.kubernetes.io/managed-by"
-	ManagedBy                    = "hadoop-ceph-operator"
-
-	// LabelDoNotReconcile set to "true" on a Rook object makes the operator leave it
-	// alone: no updates and no deletion. Readiness is still read from it.
-	LabelDoNotReconcile = "hadoopceph.io/do-not-reconcile"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
 // Objects Rook writes that the operator reads.
@@ -40,25 +26,6 @@ const (
 	ClientSecretIDKey  = "userID"
 	ClientSecretKeyKey = "userKey"
 )
-
-const (
-	// maxLabelLength bounds names that also appear in label values or in names Rook
-	// derives further names from (a CephClient's Secret, for example).
-	maxLabelLength = 63
-	hashLength     = 8
-)
-
-// ShortName returns name unchanged when it fits in max characters, and otherwise a
-// prefix of it followed by a hash of the whole name, so that distinct long names stay
-// distinct and the result is always the same for the same input.
-func ShortName(name string, max int) string {
-	if len(name) <= max {
-		return name
-	}
-	sum := sha256.Sum256([]byte(name))
-	prefix := strings.TrimRight(name[:max-hashLength-1], "-.")
-	return prefix + "-" + hex.EncodeToString(sum[:])[:hashLength]
-}
 
 // Namespace is the Rook namespace a StorageBackend's objects live in.
 func Namespace(sb *v1alpha1.StorageBackend, defaultNamespace string) string {
@@ -80,7 +47,7 @@ func ClientName(sb *v1alpha1.StorageBackend) string {
 // DefaultClientName is hadoop-<namespace>-<name>, shortened to a label so that the
 // CephClient, its Secret and the cephx id stay valid.
 func DefaultClientName(namespace, name string) string {
-	return ShortName("hadoop-"+namespace+"-"+name, maxLabelLength)
+	return naming.ShortName("hadoop-"+namespace+"-"+name, naming.MaxLabelLength)
 }
 
 // SubVolumeGroup is the CephFS subvolume group of a root path /volumes/<group>, the
@@ -92,7 +59,7 @@ func SubVolumeGroup(rootPath string) string {
 // SubVolumeGroupName is the name of the CephFilesystemSubVolumeGroup object; the
 // file system prefix keeps groups of different file systems apart.
 func SubVolumeGroupName(filesystem, group string) string {
-	return ShortName(filesystem+"-"+group, maxLabelLength)
+	return naming.ShortName(filesystem+"-"+group, naming.MaxLabelLength)
 }
 
 // ClientSecretName is the Secret Rook writes a CephClient's key into.
@@ -107,19 +74,10 @@ func PreserveOnDelete(sb *v1alpha1.StorageBackend) bool {
 	return r == nil || r.PreserveOnDelete == nil || *r.PreserveOnDelete
 }
 
-// Labels are the labels that mark a Rook object as created for sb.
-func Labels(sb *v1alpha1.StorageBackend) map[string]string {
-	return map[string]string{
-		LabelStorageBackendNamespace: sb.Namespace,
-		LabelStorageBackendName:      ShortName(sb.Name, maxLabelLength),
-		LabelManagedBy:               ManagedBy,
-	}
-}
-
 // OwnedBy reports whether obj carries the labels of sb.
 func OwnedBy(obj metav1.Object, sb *v1alpha1.StorageBackend) bool {
 	labels := obj.GetLabels()
-	for k, v := range Labels(sb) {
+	for k, v := range naming.StorageBackendLabels(sb) {
 		if labels[k] != v {
 			return false
 		}
@@ -130,16 +88,11 @@ func OwnedBy(obj metav1.Object, sb *v1alpha1.StorageBackend) bool {
 // Owner describes which StorageBackend, if any, obj's labels name, for messages.
 func Owner(obj metav1.Object) string {
 	labels := obj.GetLabels()
-	ns, name := labels[LabelStorageBackendNamespace], labels[LabelStorageBackendName]
+	ns, name := labels[naming.LabelStorageBackendNamespace], labels[naming.LabelStorageBackendName]
 	if ns == "" || name == "" {
 		return "not created by a StorageBackend"
 	}
 	return "created for StorageBackend " + ns + "/" + name
-}
-
-// DoNotReconcile reports whether obj opted out of reconciliation.
-func DoNotReconcile(obj metav1.Object) bool {
-	return obj.GetLabels()[LabelDoNotReconcile] == "true"
 }
 
 func setLabels(obj metav1.Object, sb *v1alpha1.StorageBackend) {
@@ -147,7 +100,7 @@ func setLabels(obj metav1.Object, sb *v1alpha1.StorageBackend) {
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	for k, v := range Labels(sb) {
+	for k, v := range naming.StorageBackendLabels(sb) {
 		labels[k] = v
 	}
 	obj.SetLabels(labels)

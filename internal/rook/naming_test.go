@@ -10,40 +10,8 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
-
-func TestShortName(t *testing.T) {
-	tests := []struct {
-		name, in string
-		max      int
-		// wantPrefix is the whole result for names that fit, else what precedes
-		// "-<8 hex digits of a hash of the whole name>".
-		wantPrefix string
-	}{
-		{name: "fits", in: "hadoop-analytics-lake", max: 63, wantPrefix: "hadoop-analytics-lake"},
-		{name: "exactly the limit", in: strings.Repeat("b", 63), max: 63, wantPrefix: strings.Repeat("b", 63)},
-		{name: "too long", in: strings.Repeat("a", 70), max: 63, wantPrefix: strings.Repeat("a", 54)},
-		{name: "no dash or dot before the hash", in: strings.Repeat("a", 52) + "-.xxxxxxxxxxxxxxx", max: 63, wantPrefix: strings.Repeat("a", 52)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := ShortName(tt.in, tt.max)
-			if len(tt.in) <= tt.max {
-				if got != tt.wantPrefix {
-					t.Errorf("ShortName(%q) = %q, want it unchanged", tt.in, got)
-				}
-				return
-			}
-			prefix, hash, _ := strings.Cut(got, "-")
-			if len(got) > tt.max || prefix != tt.wantPrefix || len(hash) != 8 {
-				t.Errorf("ShortName(%q) = %q, want %q-<8 hex digits> within %d characters", tt.in, got, tt.wantPrefix, tt.max)
-			}
-			if again := ShortName(tt.in, tt.max); again != got {
-				t.Errorf("ShortName is not deterministic: %q then %q", got, again)
-			}
-		})
-	}
-}
 
 func TestDefaultClientName(t *testing.T) {
 	if got := DefaultClientName("analytics", "lake"); got != "hadoop-analytics-lake" {
@@ -80,7 +48,7 @@ func TestNames(t *testing.T) {
 		"client secret":  "rook-ceph-client-hadoop-analytics-lake",
 		"group":          "etl",
 		"group object":   "hadoopfs-etl",
-		"long group":     ShortName(strings.Repeat("f", 40)+"-"+strings.Repeat("g", 40), 63),
+		"long group":     naming.ShortName(strings.Repeat("f", 40)+"-"+strings.Repeat("g", 40), 63),
 		"namespace":      "rook-ceph",
 		"named ns":       "ceph",
 		"external ns":    "rook-ceph",
@@ -129,11 +97,11 @@ func TestOwnership(t *testing.T) {
 	}{
 		{name: "ours", labels: ownLabels, sb: sb, owned: true, owner: "created for StorageBackend analytics/lake"},
 		{name: "unlabelled", labels: nil, sb: sb, owner: "not created by a StorageBackend"},
-		{name: "another backend", labels: Labels(long), sb: sb, owner: "created for StorageBackend analytics/" + ShortName(long.Name, 63)},
-		{name: "long name", labels: Labels(long), sb: long, owned: true, owner: "created for StorageBackend analytics/" + ShortName(long.Name, 63)},
+		{name: "another backend", labels: naming.StorageBackendLabels(long), sb: sb, owner: "created for StorageBackend analytics/" + naming.ShortName(long.Name, 63)},
+		{name: "long name", labels: naming.StorageBackendLabels(long), sb: long, owned: true, owner: "created for StorageBackend analytics/" + naming.ShortName(long.Name, 63)},
 		{
 			name:       "ours, opted out",
-			labels:     map[string]string{LabelStorageBackendNamespace: "analytics", LabelStorageBackendName: "lake", LabelManagedBy: ManagedBy, LabelDoNotReconcile: "true"},
+			labels:     map[string]string{naming.LabelStorageBackendNamespace: "analytics", naming.LabelStorageBackendName: "lake", naming.LabelManagedBy: naming.ManagedBy, naming.LabelDoNotReconcile: "true"},
 			sb:         sb,
 			owned:      true,
 			owner:      "created for StorageBackend analytics/lake",
@@ -149,12 +117,12 @@ func TestOwnership(t *testing.T) {
 			if got := Owner(obj); got != tt.owner {
 				t.Errorf("Owner() = %q, want %q", got, tt.owner)
 			}
-			if got := DoNotReconcile(obj); got != tt.doNotTouch {
-				t.Errorf("DoNotReconcile() = %v, want %v", got, tt.doNotTouch)
+			if got := naming.DoNotReconcile(obj); got != tt.doNotTouch {
+				t.Errorf("naming.DoNotReconcile() = %v, want %v", got, tt.doNotTouch)
 			}
 		})
 	}
-	for k, v := range Labels(long) {
+	for k, v := range naming.StorageBackendLabels(long) {
 		if errs := validation.IsValidLabelValue(v); len(errs) > 0 {
 			t.Errorf("label %s=%q is invalid: %v", k, v, errs)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -112,7 +113,7 @@ func rookBackendSpecs() {
 		By("finding one CephFilesystem, one subvolume group and one CephClient for it, named as the operator names them")
 		clientName := rook.ClientName(sb)
 		for _, list := range []client.ObjectList{&cephv1.CephFilesystemList{}, &cephv1.CephFilesystemSubVolumeGroupList{}, &cephv1.CephClientList{}} {
-			Expect(k8sClient.List(ctx, list, client.InNamespace(rookNamespace), client.MatchingLabels(rook.Labels(sb)))).To(Succeed())
+			Expect(k8sClient.List(ctx, list, client.InNamespace(rookNamespace), client.MatchingLabels(naming.StorageBackendLabels(sb)))).To(Succeed())
 			items, err := meta.ExtractList(list)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(items).To(HaveLen(1), "%T", list)
