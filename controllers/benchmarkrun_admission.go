@@ -76,7 +76,7 @@ func (r *BenchmarkRunReconciler) checkBaselineWorkload(ctx context.Context, p *r
 		return true, nil
 	}
 	message := fmt.Sprintf("spec.baselineRef names BenchmarkRun %s, which runs %s, not %s: name a %s run as the baseline", ref.Name, theirs, mine, mine)
-	p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineWorkloadMismatch, message)
+	p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineWorkloadMismatch, message)
 	p.fail(v1alpha1.ReasonBaselineWorkloadMismatch, message)
 	return false, nil
 }
@@ -87,7 +87,7 @@ func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (
 	run := p.run
 	name := run.Spec.ClusterRef.Name
 	waiting := func(reason, message string) {
-		p.set(v1alpha1.ConditionClusterReady, metav1.ConditionFalse, reason, message)
+		p.Set(v1alpha1.ConditionClusterReady, metav1.ConditionFalse, reason, message)
 		if run.Status.StartTime == nil {
 			p.setPhase(v1alpha1.BenchmarkPhasePending, reason, message)
 		}
@@ -111,7 +111,7 @@ func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (
 		return false, nil
 	}
 	p.cluster = hc
-	p.set(v1alpha1.ConditionClusterReady, metav1.ConditionTrue, v1alpha1.ReasonReconciled, fmt.Sprintf("HadoopCluster %s is Ready", name))
+	p.Set(v1alpha1.ConditionClusterReady, metav1.ConditionTrue, v1alpha1.ReasonReconciled, fmt.Sprintf("HadoopCluster %s is Ready", name))
 	return true, nil
 }
 

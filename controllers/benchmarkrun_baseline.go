@@ -29,7 +29,7 @@ func (r *BenchmarkRunReconciler) compareBaseline(ctx context.Context, p *runPass
 	switch {
 	case apierrors.IsNotFound(err):
 		if run.Status.Baseline == nil {
-			p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotFound,
+			p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotFound,
 				fmt.Sprintf("spec.baselineRef names BenchmarkRun %s, which does not exist in namespace %s", ref.Name, run.Namespace))
 		}
 		return nil
@@ -38,10 +38,10 @@ func (r *BenchmarkRunReconciler) compareBaseline(ctx context.Context, p *runPass
 	}
 	switch {
 	case baseline.Status.Phase != v1alpha1.BenchmarkPhaseSucceeded || baseline.Status.Summary == nil:
-		p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotSucceeded,
+		p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotSucceeded,
 			fmt.Sprintf("waiting for baseline BenchmarkRun %s to succeed (phase %q)", ref.Name, baseline.Status.Phase))
 	case run.Status.Phase != v1alpha1.BenchmarkPhaseSucceeded:
-		p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotSucceeded,
+		p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotSucceeded,
 			fmt.Sprintf("baseline BenchmarkRun %s has succeeded; the comparison is made once this run has", ref.Name))
 	default:
 		w := benchmark.Workload(&run.Spec)
@@ -50,7 +50,7 @@ func (r *BenchmarkRunReconciler) compareBaseline(ctx context.Context, p *runPass
 		if ratio := run.Status.Baseline.Ratio; ratio != "" {
 			message += fmt.Sprintf(": %s throughput %s of the baseline's", benchmark.HeadlineStage(w), ratio)
 		}
-		p.set(v1alpha1.ConditionBaselineCompared, metav1.ConditionTrue, v1alpha1.ReasonCompared, message)
+		p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionTrue, v1alpha1.ReasonCompared, message)
 	}
 	return nil
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -24,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 )
 
@@ -43,6 +42,8 @@ type BenchmarkRunReconciler struct {
 	RookNamespace string
 	// HadoopImage is the image of clusters that name none.
 	HadoopImage string
+	// APIs are the optional APIs served when the operator started.
+	APIs lifecycle.APIs
 	// Clock tells the time that spec.deadline is measured with; the real clock when nil.
 	Clock clock.PassiveClock
 	// YARN finds the applications of a running stage, whose progress becomes
@@ -76,8 +77,10 @@ func (r *BenchmarkRunReconciler) Reconcile(ctx context.Context, req ctrl.Request
 
 	p := newRunPass(run, r.now())
 	defer func() {
-		retErr = errors.Join(retErr, r.writeStatus(ctx, p, retErr))
-		if retErr == nil && p.requeue > 0 {
+		o, err := r.writeStatus(ctx, p, retErr)
+		retErr = errors.Join(retErr, err)
+		result = lifecycle.Requeue(o, retErr)
+		if retErr == nil && o != lifecycle.Stale && p.requeue > 0 {
 			result = ctrl.Result{RequeueAfter: p.requeue}
 		}
 	}()
@@ -110,32 +113,20 @@ func (r *BenchmarkRunReconciler) now() time.Time {
 	return r.Clock.Now()
 }
 
-// writeStatus patches the status when the pass changed it, so a run at rest causes
-// no writes. Stage results are kept even when the pass failed later on: they record
-// Jobs that exist. The patch is conditional on the resourceVersion the pass read; a
-// pass that started from an outdated cache writes nothing and is repeated shortly.
-func (r *BenchmarkRunReconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr error) error {
+// writeStatus writes the status when the pass changed it. Stage results are kept even
+// when the pass failed later on: they record Jobs that exist.
+func (r *BenchmarkRunReconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr error) (lifecycle.Outcome, error) {
 	st := &p.run.Status
 	old := p.base.Status
 	if reconcileErr == nil {
 		st.ObservedGeneration = p.run.Generation
 	}
 	p.summarize()
-	if equality.Semantic.DeepEqual(old, *st) {
-		return nil
+	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.run, old, *st)
+	if o == lifecycle.Patched {
+		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.run, old.Conditions, st.Conditions, runTransitions)
 	}
-	err := r.Status().Patch(ctx, p.run, client.MergeFromWithOptions(p.base, client.MergeFromWithOptimisticLock{}))
-	switch {
-	case apierrors.IsConflict(err):
-		p.requeue = staleRetry
-		return nil
-	case apierrors.IsNotFound(err):
-		return nil
-	case err != nil:
-		return fmt.Errorf("patching status: %w", err)
-	}
-	r.recordRunChanges(p.run, old.Conditions, st.Conditions)
-	return nil
+	return o, err
 }
 
 // SetupWithManager watches the run's Jobs, its cluster and the runs it waits for:

@@ -11,12 +11,13 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
@@ -63,7 +64,7 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 		return false, nil
 	}
 
-	if run.Status.StartTime != nil && !p.now.Before(run.Status.StartTime.Add(p.deadline())) && (!exists || !jobFinished(job)) {
+	if run.Status.StartTime != nil && !p.now.Before(run.Status.StartTime.Add(p.deadline())) && (!exists || !lifecycle.JobFinished(job)) {
 		return false, r.stopAtDeadline(ctx, p, step, job, exists)
 	}
 	if !exists {
@@ -75,7 +76,7 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 		run.Status.StartTime = job.CreationTimestamp.DeepCopy()
 	}
 	p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonRunning, run.Status.Progress.Message)
-	if !jobFinished(job) {
+	if !lifecycle.JobFinished(job) {
 		if stageIndex(run.Status.Stages, step) < 0 {
 			p.recordStage(runningStage(step, job))
 		}
@@ -153,7 +154,7 @@ func (r *BenchmarkRunReconciler) startStep(ctx context.Context, p *runPass, step
 	if err := r.Create(ctx, job); err != nil {
 		if apierrors.IsAlreadyExists(err) {
 			// The cache has not seen the Job this run created in an earlier pass yet.
-			p.requeue = staleRetry
+			p.requeue = lifecycle.StaleRetry
 			return nil
 		}
 		return fmt.Errorf("creating Job %s: %w", job.Name, err)
@@ -188,7 +189,7 @@ func (r *BenchmarkRunReconciler) stopAtDeadline(ctx context.Context, p *runPass,
 // evaluate reads the reports in the termination messages of the Job's pods. A Job
 // the Job controller stopped at its deadline has no report to read.
 func (r *BenchmarkRunReconciler) evaluate(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) (benchmark.Outcome, error) {
-	failure := jobCondition(job, batchv1.JobFailed)
+	failure := lifecycle.JobCondition(job, batchv1.JobFailed)
 	if failure != nil && failure.Reason == batchv1.JobReasonDeadlineExceeded {
 		return benchmark.Outcome{
 			Result: v1alpha1.StageResult{Stage: step.Stage, Phase: v1alpha1.StagePhaseFailed,
@@ -202,7 +203,7 @@ func (r *BenchmarkRunReconciler) evaluate(ctx context.Context, p *runPass, step 
 	}
 	if len(unreadable) > 0 {
 		return benchmark.Outcome{
-			Result: v1alpha1.StageResult{Stage: step.Stage, Phase: v1alpha1.StagePhaseFailed, Message: truncateText(strings.Join(unreadable, "; "), 1024)},
+			Result: v1alpha1.StageResult{Stage: step.Stage, Phase: v1alpha1.StagePhaseFailed, Message: lifecycle.Truncate(strings.Join(unreadable, "; "), 1024)},
 			Reason: v1alpha1.ReasonResultUnreadable,
 		}, nil
 	}
@@ -247,7 +248,7 @@ func (r *BenchmarkRunReconciler) stageReports(ctx context.Context, job *batchv1.
 		}
 		report, err := benchmark.DecodeReport(message)
 		if err != nil {
-			unreadable = append(unreadable, fmt.Sprintf("pod %s: %v: %q", pod.Name, err, truncateText(message, 256)))
+			unreadable = append(unreadable, fmt.Sprintf("pod %s: %v: %q", pod.Name, err, lifecycle.Truncate(message, 256)))
 			continue
 		}
 		reports = append(reports, report)
@@ -269,26 +270,18 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 // HadoopCluster controller resolves it.
 func (r *BenchmarkRunReconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
-	sb := &v1alpha1.StorageBackend{}
-	key := client.ObjectKey{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}
-	if err := r.Get(ctx, key, sb); err != nil {
-		return benchmark.Input{}, fmt.Errorf("reading StorageBackend %s of HadoopCluster %s: %w", key.Name, hc.Name, err)
+	resolver := storage.Resolver{Client: r.Client, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
+	res, err := resolver.Resolve(ctx, hc)
+	if err != nil {
+		return benchmark.Input{}, fmt.Errorf("resolving the storage of HadoopCluster %s: %w", hc.Name, err)
 	}
-	st := sb.Status
-	if ready := meta.FindStatusCondition(st.Conditions, v1alpha1.ConditionReady); ready == nil || ready.Status != metav1.ConditionTrue || st.ClientConfigSecret == "" {
-		return benchmark.Input{}, fmt.Errorf("StorageBackend %s of HadoopCluster %s is not Ready", key.Name, hc.Name)
+	if res.Unmet != nil {
+		return benchmark.Input{}, fmt.Errorf("StorageBackend %s of HadoopCluster %s is not usable: %s", hc.Spec.StorageBackendRef.Name, hc.Name, res.Unmet.Message)
 	}
-	storage := storageInput(sb, r.RookNamespace)
-	if storage.RookNamespace != "" {
-		public, _, err := (&HadoopClusterReconciler{Client: r.Client}).publicNetwork(ctx, storage.RookNamespace)
-		if err != nil {
-			return benchmark.Input{}, err
-		}
-		storage.PublicNetwork = public
-	}
+	stor := *res.Storage
 	return benchmark.Input{
 		Run:        p.run,
-		Cluster:    hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
+		Cluster:    hadoop.Input{Cluster: hc, Storage: stor, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
 		ConfigHash: hc.Status.ConfigHash,
 	}, nil
 }
@@ -331,29 +324,9 @@ func teraGenChecksum(stages []v1alpha1.StageResult, rep int32) string {
 	return stages[i].Counters.TeraGenChecksum
 }
 
-func jobCondition(job *batchv1.Job, t batchv1.JobConditionType) *batchv1.JobCondition {
-	for i, c := range job.Status.Conditions {
-		if c.Type == t && c.Status == corev1.ConditionTrue {
-			return &job.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
-func jobFinished(job *batchv1.Job) bool {
-	return jobCondition(job, batchv1.JobComplete) != nil || jobCondition(job, batchv1.JobFailed) != nil
-}
-
 func durationText(d *metav1.Duration) string {
 	if d == nil {
 		return "an unknown time"
 	}
 	return d.Round(time.Millisecond).String()
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-3] + "..."
 }

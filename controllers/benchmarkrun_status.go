@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 )
 
@@ -20,7 +20,7 @@ const defaultDeadline = 24 * time.Hour
 // that ran, when the run started and ended) plus what the pass derives from it, so
 // the pass starts from the status as read.
 type runPass struct {
-	conditionWriter
+	lifecycle.Conditions
 	// base is the run as read, the origin of the status patch.
 	base *v1alpha1.BenchmarkRun
 	run  *v1alpha1.BenchmarkRun
@@ -35,7 +35,7 @@ type runPass struct {
 }
 
 func newRunPass(run *v1alpha1.BenchmarkRun, now time.Time) *runPass {
-	p := &runPass{conditionWriter: conditionWriter{&run.Status.Conditions, run.Generation}, base: run.DeepCopy(), run: run, now: now}
+	p := &runPass{Conditions: lifecycle.NewConditions(&run.Status.Conditions, run.Generation), base: run.DeepCopy(), run: run, now: now}
 	run.Status.Workload = benchmark.Workload(&run.Spec)
 	if c := meta.FindStatusCondition(run.Status.Conditions, v1alpha1.ConditionReady); c != nil {
 		p.phaseReason, p.phaseMessage = c.Reason, c.Message
@@ -96,7 +96,7 @@ func (p *runPass) summarize() {
 	if p.run.Status.Phase == v1alpha1.BenchmarkPhaseSucceeded {
 		status = metav1.ConditionTrue
 	}
-	p.set(v1alpha1.ConditionReady, status, p.phaseReason, p.phaseMessage)
+	p.Set(v1alpha1.ConditionReady, status, p.phaseReason, p.phaseMessage)
 }
 
 // progress points status.progress at step i (0-based) of plan, without a percent
@@ -126,31 +126,18 @@ var runWarnings = map[string]bool{
 	v1alpha1.ReasonReconcileError:           true,
 }
 
-// recordRunChanges turns condition changes into events, once each when they start;
-// Ready repeating another condition's new reason is one event. Running is left out:
+// runTransitions turn condition changes into events, once each when they start; Ready
+// repeating another condition's new reason is one event. Running is left out:
 // StageStarted says more.
-func (r *BenchmarkRunReconciler) recordRunChanges(run *v1alpha1.BenchmarkRun, before, after []metav1.Condition) {
-	recorded := map[string]bool{}
-	for _, c := range after {
-		old := meta.FindStatusCondition(before, c.Type)
-		if old != nil && old.Status == c.Status && old.Reason == c.Reason {
-			continue
-		}
-		if c.Reason == v1alpha1.ReasonRunning || c.Reason == v1alpha1.ReasonReconciled || recorded[c.Reason] {
-			continue
-		}
-		recorded[c.Reason] = true
-		eventType := corev1.EventTypeNormal
-		if runWarnings[c.Reason] {
-			eventType = corev1.EventTypeWarning
-		}
-		r.event(run, nil, eventType, c.Reason, "Reconcile", c.Type+": "+c.Message)
-	}
+var runTransitions = lifecycle.Transitions{
+	Warnings: runWarnings,
+	Skip: func(c metav1.Condition) bool {
+		return c.Reason == v1alpha1.ReasonRunning || c.Reason == v1alpha1.ReasonReconciled
+	},
+	Note:          func(c metav1.Condition) string { return c.Type + ": " + c.Message },
+	OncePerReason: true,
 }
 
 func (r *BenchmarkRunReconciler) event(run *v1alpha1.BenchmarkRun, related runtime.Object, eventType, reason, action, note string) {
-	if len(note) > maxEventNote {
-		note = note[:maxEventNote-3] + "..."
-	}
-	r.Recorder.Eventf(run, related, eventType, reason, action, "%s", note)
+	lifecycle.Events{Recorder: r.Recorder}.Record(run, related, eventType, reason, action, note)
 }

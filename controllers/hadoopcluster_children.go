@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
@@ -35,13 +36,13 @@ const FieldOwner = "hadoop-ceph-operator"
 func (r *HadoopClusterReconciler) reconcileChildren(ctx context.Context, p *clusterPass, storage *hadoop.Storage) error {
 	hc := p.hc
 	if storage == nil {
-		p.lacks(v1alpha1.ConditionConfigReady, dependency(v1alpha1.ConditionStorageReady))
+		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
 		return r.reportConfigHash(ctx, p)
 	}
 	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}})
 	if err != nil {
 		// Only a spec change can fix this, and that brings a new pass: no requeue.
-		p.notReady(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
+		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
 		return r.reportConfigHash(ctx, p)
 	}
 
@@ -49,7 +50,7 @@ func (r *HadoopClusterReconciler) reconcileChildren(ctx context.Context, p *clus
 	for _, obj := range objs.List() {
 		outcome, err := r.applyChild(ctx, p, obj)
 		if err != nil {
-			return p.failed(conditionOf(obj), err)
+			return p.Failed(conditionOf(obj), err)
 		}
 		switch {
 		case outcome == childConflict:
@@ -61,7 +62,7 @@ func (r *HadoopClusterReconciler) reconcileChildren(ctx context.Context, p *clus
 	}
 	if objs.JobHistory == nil {
 		if err := r.removeJobHistory(ctx, p); err != nil {
-			return p.failed(v1alpha1.ConditionJobHistoryReady, err)
+			return p.Failed(v1alpha1.ConditionJobHistoryReady, err)
 		}
 	}
 	if hc.Status.ConfigHash == "" {
@@ -70,11 +71,11 @@ func (r *HadoopClusterReconciler) reconcileChildren(ctx context.Context, p *clus
 		}
 	}
 	if len(conflicts) > 0 {
-		p.notReady(v1alpha1.ConditionConfigReady, v1alpha1.ReasonChildConflict,
+		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonChildConflict,
 			strings.Join(conflicts, ", ")+" already exist and are not controlled by this HadoopCluster; they are left untouched: delete them, or give the cluster another name")
 		return nil
 	}
-	p.ready(v1alpha1.ConditionConfigReady,
+	p.True(v1alpha1.ConditionConfigReady, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("ConfigMap %s holds the Hadoop configuration (hash %s)", objs.ConfigMap.Name, objs.ConfigHash))
 	return nil
 }
@@ -309,7 +310,7 @@ func (r *HadoopClusterReconciler) reportConfigHash(ctx context.Context, p *clust
 	switch err := r.Get(ctx, key, cm); {
 	case apierrors.IsNotFound(err):
 	case err != nil:
-		return p.failed(v1alpha1.ConditionConfigReady, fmt.Errorf("reading ConfigMap %s: %w", key, err))
+		return p.Failed(v1alpha1.ConditionConfigReady, fmt.Errorf("reading ConfigMap %s: %w", key, err))
 	case metav1.IsControlledBy(cm, p.hc):
 		p.hc.Status.ConfigHash = cm.Annotations[hadoop.ConfigHashAnnotation]
 	}

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -27,7 +28,7 @@ func (r *HadoopClusterReconciler) observeComponents(ctx context.Context, p *clus
 
 	rm, err := r.statefulSet(ctx, p, hadoop.ResourceManagerName(hc))
 	if err != nil {
-		return p.failed(v1alpha1.ConditionResourceManagerReady, err)
+		return p.Failed(v1alpha1.ConditionResourceManagerReady, err)
 	}
 	if rm != nil {
 		st.ResourceManagerAddress = hadoop.ResourceManagerAddress(hc)
@@ -39,7 +40,7 @@ func (r *HadoopClusterReconciler) observeComponents(ctx context.Context, p *clus
 
 	nm, err := r.statefulSet(ctx, p, hadoop.NodeManagerName(hc))
 	if err != nil {
-		return p.failed(v1alpha1.ConditionNodeManagersReady, err)
+		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
 	}
 	st.DesiredNodeManagers = ptr.Deref(hc.Spec.NodeManagers.Replicas, 1)
 	if nm != nil {
@@ -53,12 +54,12 @@ func (r *HadoopClusterReconciler) observeComponents(ctx context.Context, p *clus
 	}
 
 	if !jobHistoryEnabled(hc) {
-		p.notReady(v1alpha1.ConditionJobHistoryReady, v1alpha1.ReasonDisabled, "spec.jobHistory.enabled is false: no JobHistory server runs")
+		p.False(v1alpha1.ConditionJobHistoryReady, v1alpha1.ReasonDisabled, "spec.jobHistory.enabled is false: no JobHistory server runs")
 		return nil
 	}
 	jh, err := r.statefulSet(ctx, p, hadoop.JobHistoryName(hc))
 	if err != nil {
-		return p.failed(v1alpha1.ConditionJobHistoryReady, err)
+		return p.Failed(v1alpha1.ConditionJobHistoryReady, err)
 	}
 	if jh != nil {
 		st.JobHistoryWebURL = hadoop.JobHistoryWebURL(hc)
@@ -90,36 +91,36 @@ func (r *HadoopClusterReconciler) statefulSet(ctx context.Context, p *clusterPas
 // specific first: a pod the scheduler cannot place, a rollout, or pods starting.
 func (r *HadoopClusterReconciler) reportComponent(ctx context.Context, p *clusterPass, conditionType string, c hadoop.Component, sts *appsv1.StatefulSet) error {
 	if sts == nil {
-		p.lacks(conditionType, dependency(v1alpha1.ConditionConfigReady))
+		p.Lacks(conditionType, lifecycle.Dependency(v1alpha1.ConditionConfigReady))
 		return nil
 	}
 	desired := ptr.Deref(sts.Spec.Replicas, 1)
 	s := sts.Status
 	if desired == 0 {
-		p.ready(conditionType, "scaled to zero: no pods run")
+		p.True(conditionType, v1alpha1.ReasonReconciled, "scaled to zero: no pods run")
 		return nil
 	}
 	if s.ObservedGeneration >= sts.Generation && s.CurrentRevision == s.UpdateRevision &&
 		s.Replicas == desired && s.UpdatedReplicas >= desired && s.ReadyReplicas >= desired {
-		p.ready(conditionType, fmt.Sprintf("%d/%d pods of StatefulSet %s ready and current", s.ReadyReplicas, desired, sts.Name))
+		p.True(conditionType, v1alpha1.ReasonReconciled, fmt.Sprintf("%d/%d pods of StatefulSet %s ready and current", s.ReadyReplicas, desired, sts.Name))
 		return nil
 	}
 
 	pod, err := r.unschedulablePod(ctx, p.hc, c)
 	if err != nil {
-		return p.failed(conditionType, err)
+		return p.Failed(conditionType, err)
 	}
 	switch {
 	case pod != nil:
-		p.notReady(conditionType, v1alpha1.ReasonUnschedulable, fmt.Sprintf("pod %s cannot be scheduled: %s", pod.Name, podScheduled(pod).Message))
+		p.False(conditionType, v1alpha1.ReasonUnschedulable, fmt.Sprintf("pod %s cannot be scheduled: %s", pod.Name, podScheduled(pod).Message))
 	case s.CurrentRevision != s.UpdateRevision:
-		p.notReady(conditionType, v1alpha1.ReasonRollingUpdate,
+		p.False(conditionType, v1alpha1.ReasonRollingUpdate,
 			fmt.Sprintf("rolling StatefulSet %s to its current template: %d/%d pods updated, %d ready", sts.Name, s.UpdatedReplicas, desired, s.ReadyReplicas))
 	case s.Replicas > desired:
-		p.notReady(conditionType, v1alpha1.ReasonPodsNotReady,
+		p.False(conditionType, v1alpha1.ReasonPodsNotReady,
 			fmt.Sprintf("scaling StatefulSet %s down to %d: %d pods still stopping", sts.Name, desired, s.Replicas-desired))
 	default:
-		p.notReady(conditionType, v1alpha1.ReasonPodsNotReady, fmt.Sprintf("%d/%d pods of StatefulSet %s ready", s.ReadyReplicas, desired, sts.Name))
+		p.False(conditionType, v1alpha1.ReasonPodsNotReady, fmt.Sprintf("%d/%d pods of StatefulSet %s ready", s.ReadyReplicas, desired, sts.Name))
 	}
 	return nil
 }

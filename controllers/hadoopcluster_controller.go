@@ -3,10 +3,7 @@ package controllers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
@@ -14,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 )
 
 // HadoopClusterReconciler runs YARN on a StorageBackend's CephFS: it waits for the
@@ -34,10 +32,8 @@ type HadoopClusterReconciler struct {
 	// workloads holds the Hadoop pods and the nodes, trimmed to the few fields the
 	// status needs; SetupWithManager creates it.
 	workloads client.Reader
-	// attachmentsServed tells whether the API server serves NetworkAttachmentDefinitions.
-	attachmentsServed bool
-	// rookServed tells whether the API server serves Rook's kinds.
-	rookServed bool
+	// APIs are the optional APIs served when the operator started.
+	APIs lifecycle.APIs
 	// applied spares passes the requests that would change nothing.
 	applied applyMemory
 }
@@ -73,44 +69,36 @@ func (r *HadoopClusterReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 		return ctrl.Result{}, nil
 	}
 	if hc.Spec.Paused {
-		return ctrl.Result{}, r.reconcilePaused(ctx, hc)
+		o, err := lifecycle.Paused(ctx, r.Client, lifecycle.Events{Recorder: r.Recorder}, hc, &hc.Status.Conditions, hc.Generation)
+		return lifecycle.Requeue(o, err), err
 	}
 
 	p := newClusterPass(hc)
 	defer func() {
-		stale, err := r.writeStatus(ctx, p, retErr)
+		o, err := r.writeStatus(ctx, p, retErr)
 		retErr = errors.Join(retErr, err)
-		if stale && retErr == nil {
-			// The cache had not caught up with the previous pass's status write, whose
-			// own watch event the controller ignores: the pass is repeated shortly
-			// rather than reported as an error.
-			result = ctrl.Result{RequeueAfter: staleRetry}
-		}
+		// The cache had not caught up with the previous pass's status write, whose own
+		// watch event the controller ignores: a stale pass is repeated shortly rather
+		// than reported as an error.
+		result = lifecycle.Requeue(o, retErr)
 	}()
 
-	storage, err := r.reconcileStorage(ctx, p)
+	res, err := r.reconcileStorage(ctx, p)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.reconcileNetwork(ctx, p, storage); err != nil {
+	if err := r.reconcileNetwork(ctx, p, res); err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.reconcileChildren(ctx, p, storage); err != nil {
+	if err := r.reconcileChildren(ctx, p, res.Storage); err != nil {
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, r.observeComponents(ctx, p)
 }
 
-// staleRetry is how long a pass that read an outdated cluster waits before it runs
-// again; informers deliver the missing update within milliseconds.
-const staleRetry = 250 * time.Millisecond
-
-// writeStatus finishes the status of a pass and patches it when it differs from what
-// the pass started with, so a cluster at rest causes no writes. The patch is
-// conditional on the resourceVersion the pass read: a pass that started from a cached
-// object older than the last status write reports stale and writes nothing, so events
-// derived from status changes are recorded once.
-func (r *HadoopClusterReconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileErr error) (stale bool, _ error) {
+// writeStatus finishes the status of a pass and writes it when it differs from what
+// the pass started with; events for what changed follow the write.
+func (r *HadoopClusterReconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileErr error) (lifecycle.Outcome, error) {
 	st := &p.hc.Status
 	old := p.base.Status
 	if reconcileErr != nil {
@@ -123,18 +111,9 @@ func (r *HadoopClusterReconciler) writeStatus(ctx context.Context, p *clusterPas
 		st.ObservedGeneration = p.hc.Generation
 	}
 	summarizeCluster(p)
-	if equality.Semantic.DeepEqual(old, *st) {
-		return false, nil
+	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.hc, old, *st)
+	if o == lifecycle.Patched {
+		r.recordClusterChanges(p.hc, old, *st)
 	}
-	err := r.Status().Patch(ctx, p.hc, client.MergeFromWithOptions(p.base, client.MergeFromWithOptimisticLock{}))
-	switch {
-	case apierrors.IsConflict(err):
-		return true, nil
-	case apierrors.IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("patching status: %w", err)
-	}
-	r.recordClusterChanges(p.hc, old, *st)
-	return false, nil
+	return o, err
 }

@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -99,9 +101,9 @@ func TestNetworkWithoutMultus(t *testing.T) {
 			Attachments: []v1alpha1.NetworkAttachment{{Name: "ib-hadoop"}, {Name: "tengig", Namespace: "network"}},
 		}},
 	}
-	r := &HadoopClusterReconciler{attachmentsServed: false}
+	r := &HadoopClusterReconciler{APIs: lifecycle.APIs{NetworkAttachments: false}}
 	p := newClusterPass(hc)
-	if err := r.reconcileNetwork(context.Background(), p, nil); err != nil {
+	if err := r.reconcileNetwork(context.Background(), p, storage.Resolved{}); err != nil {
 		t.Fatal(err)
 	}
 	c := meta.FindStatusCondition(hc.Status.Conditions, v1alpha1.ConditionNetworkReady)

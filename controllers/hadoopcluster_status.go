@@ -1,25 +1,22 @@
 package controllers
 
 import (
-	"context"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // clusterPass carries one reconcile of a HadoopCluster: the object as read, the status
 // being rebuilt on it, and the StatefulSets the pass applied.
 type clusterPass struct {
-	conditionWriter
+	lifecycle.Conditions
 	// base is the object as read, the origin of the status patch.
 	base *v1alpha1.HadoopCluster
 	// hc is the object whose status the pass rebuilds.
@@ -32,16 +29,12 @@ type clusterPass struct {
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
 // except conditions, which keep their last transition times while their status holds.
 func newClusterPass(hc *v1alpha1.HadoopCluster) *clusterPass {
-	p := &clusterPass{conditionWriter: conditionWriter{&hc.Status.Conditions, hc.Generation}, base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
+	p := &clusterPass{Conditions: lifecycle.NewConditions(&hc.Status.Conditions, hc.Generation), base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
 	hc.Status = v1alpha1.HadoopClusterStatus{
 		ObservedGeneration: hc.Status.ObservedGeneration,
 		Conditions:         hc.Status.Conditions,
 	}
 	return p
-}
-
-func (p *clusterPass) ready(conditionType, message string) {
-	p.set(conditionType, metav1.ConditionTrue, v1alpha1.ReasonReconciled, message)
 }
 
 // summarizedConditions are the conditions Ready summarises, in the order a user should
@@ -63,32 +56,10 @@ func summarizedConditions(hc *v1alpha1.HadoopCluster) []string {
 // summarizeCluster sets Ready: true when every summarised condition is, else the first
 // one that is not.
 func summarizeCluster(p *clusterPass) {
-	for _, t := range summarizedConditions(p.hc) {
-		c := meta.FindStatusCondition(p.hc.Status.Conditions, t)
-		if c == nil {
-			p.notReady(v1alpha1.ConditionReady, v1alpha1.ReasonDependencyNotReady, t+" has not been evaluated yet")
-			return
-		}
-		if c.Status != metav1.ConditionTrue {
-			p.notReady(v1alpha1.ConditionReady, c.Reason, t+": "+c.Message)
-			return
-		}
-	}
-	st := &p.hc.Status
-	p.ready(v1alpha1.ConditionReady,
-		fmt.Sprintf("YARN is ready: ResourceManager at %s, %s NodeManagers ready", st.ResourceManagerAddress, st.NodeManagers))
-}
-
-// reconcilePaused changes nothing but Ready's reason, so that a paused cluster says so;
-// every other condition keeps what the last pass observed.
-func (r *HadoopClusterReconciler) reconcilePaused(ctx context.Context, hc *v1alpha1.HadoopCluster) error {
-	base := hc.DeepCopy()
-	markPaused(&hc.Status.Conditions, hc.Generation)
-	if equality.Semantic.DeepEqual(base.Status, hc.Status) {
-		return nil
-	}
-	r.event(hc, v1alpha1.ReasonPaused, "Pause", "Reconciliation paused by spec.paused")
-	return r.Status().Patch(ctx, hc, client.MergeFrom(base))
+	p.Summarize(summarizedConditions(p.hc), func() string {
+		st := &p.hc.Status
+		return fmt.Sprintf("YARN is ready: ResourceManager at %s, %s NodeManagers ready", st.ResourceManagerAddress, st.NodeManagers)
+	})
 }
 
 // clusterWarningReasons are condition reasons that need a user's action rather than
@@ -121,26 +92,16 @@ func (r *HadoopClusterReconciler) recordClusterChanges(hc *v1alpha1.HadoopCluste
 			fmt.Sprintf("Scaled NodeManagers from %d to %d", before.DesiredNodeManagers, after.DesiredNodeManagers))
 	}
 
-	for _, c := range after.Conditions {
-		old := meta.FindStatusCondition(before.Conditions, c.Type)
-		if old != nil && old.Status == c.Status && old.Reason == c.Reason {
-			continue
-		}
-		switch {
-		case c.Type == v1alpha1.ConditionReady:
-			if c.Status == metav1.ConditionTrue {
-				r.event(hc, c.Reason, "Reconcile", c.Message)
+	lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(hc, before.Conditions, after.Conditions, lifecycle.Transitions{
+		Warnings: clusterWarningReasons,
+		Skip: func(c metav1.Condition) bool {
+			if c.Type == v1alpha1.ConditionReady {
+				return c.Status != metav1.ConditionTrue
 			}
-		case c.Reason == v1alpha1.ReasonDependencyNotReady:
-		case c.Status == metav1.ConditionTrue:
-		default:
-			eventType := corev1.EventTypeNormal
-			if clusterWarningReasons[c.Reason] {
-				eventType = corev1.EventTypeWarning
-			}
-			r.componentEvent(hc, c.Type, eventType, c.Reason, c.Message)
-		}
-	}
+			return c.Reason == v1alpha1.ReasonDependencyNotReady || c.Status == metav1.ConditionTrue
+		},
+		Related: func(c metav1.Condition) runtime.Object { return componentStatefulSet(hc, c.Type) },
+	})
 }
 
 // event records a Normal event about hc.
@@ -148,11 +109,12 @@ func (r *HadoopClusterReconciler) event(hc *v1alpha1.HadoopCluster, reason, acti
 	r.record(hc, nil, corev1.EventTypeNormal, reason, action, note)
 }
 
-// componentEvent records a change of a component's condition with the component's
-// StatefulSet as the related object. The events API folds events of one object with
-// the same reason into one series, keeping the first note: without it, the
-// NodeManagers' PodsNotReady would be counted as a repeat of the ResourceManager's.
-func (r *HadoopClusterReconciler) componentEvent(hc *v1alpha1.HadoopCluster, conditionType, eventType, reason, note string) {
+// componentStatefulSet is the StatefulSet of the component whose condition is
+// conditionType, the related object of that condition's events, nil for a condition of
+// the whole cluster. The events API folds events of one object with the same reason
+// into one series, keeping the first note: without it, the NodeManagers' PodsNotReady
+// would be counted as a repeat of the ResourceManager's.
+func componentStatefulSet(hc *v1alpha1.HadoopCluster, conditionType string) runtime.Object {
 	var name string
 	switch conditionType {
 	case v1alpha1.ConditionResourceManagerReady:
@@ -162,21 +124,16 @@ func (r *HadoopClusterReconciler) componentEvent(hc *v1alpha1.HadoopCluster, con
 	case v1alpha1.ConditionJobHistoryReady:
 		name = hadoop.JobHistoryName(hc)
 	default:
-		r.record(hc, nil, eventType, reason, "Reconcile", note)
-		return
+		return nil
 	}
-	sts := &appsv1.StatefulSet{
+	return &appsv1.StatefulSet{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: name},
 	}
-	r.record(hc, sts, eventType, reason, "Reconcile", note)
 }
 
 func (r *HadoopClusterReconciler) record(hc *v1alpha1.HadoopCluster, related runtime.Object, eventType, reason, action, note string) {
-	if len(note) > maxEventNote {
-		note = note[:maxEventNote-3] + "..."
-	}
-	r.Recorder.Eventf(hc, related, eventType, reason, action, "%s", note)
+	lifecycle.Events{Recorder: r.Recorder}.Record(hc, related, eventType, reason, action, note)
 }
 
 // jobHistoryEnabled reads spec.jobHistory.enabled, which the API defaults to true.

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
@@ -36,15 +37,6 @@ import (
 // NetworkAttachmentDefinitions (when Multus is installed), the nodes' extended
 // resources and the scheduling of its pods.
 func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	served, err := servesNetworkAttachments(mgr.GetRESTMapper())
-	if err != nil {
-		return err
-	}
-	r.attachmentsServed = served
-	if r.rookServed, err = servesRook(mgr.GetRESTMapper()); err != nil {
-		return err
-	}
-
 	workloads, err := newWorkloadCache(mgr, r.WatchNamespaces)
 	if err != nil {
 		return fmt.Errorf("creating the cache of Hadoop pods and nodes: %w", err)
@@ -90,12 +82,12 @@ func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
 		WatchesRawSource(source.Kind(workloads, &corev1.Node{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), allocatableChanged()))
-	if r.rookServed {
+	if r.APIs.Rook {
 		b = b.Watches(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookObject), builder.WithPredicates(specChanged))
 	}
-	if served {
+	if r.APIs.NetworkAttachments {
 		nad := &metav1.PartialObjectMetadata{}
-		nad.SetGroupVersionKind(networkAttachmentGVK)
+		nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
 		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(createOrDelete))
 	} else {
 		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed, which restarts the operator")

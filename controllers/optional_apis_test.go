@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 )
 
 // A CRD of a group nothing else in the suite uses plays an optional API that is
@@ -37,11 +39,11 @@ func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
 var widgetGVK = schema.GroupVersionKind{Group: "optional.test.hadoopceph.io", Version: "v1", Kind: "Widget"}
 
 // widgetWatcher waits for the widget API, looking more often than the operator does.
-func widgetWatcher(dc discovery.DiscoveryInterface) *optionalAPIWatcher {
-	return &optionalAPIWatcher{
-		missing:   []optionalAPI{{name: "Widgets", kinds: []schema.GroupVersionKind{widgetGVK}}},
-		interval:  100 * time.Millisecond,
-		discovery: dc,
+func widgetWatcher(dc discovery.DiscoveryInterface) *lifecycle.OptionalAPIWatcher {
+	return &lifecycle.OptionalAPIWatcher{
+		Missing:   []lifecycle.OptionalAPI{{Name: "Widgets", Kinds: []schema.GroupVersionKind{widgetGVK}}},
+		Interval:  100 * time.Millisecond,
+		Discovery: dc,
 	}
 }
 
@@ -54,7 +56,7 @@ var _ = Describe("The watch for optional APIs", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
-	start := func(w *optionalAPIWatcher) (<-chan error, context.CancelFunc) {
+	start := func(w *lifecycle.OptionalAPIWatcher) (<-chan error, context.CancelFunc) {
 		done := make(chan error, 1)
 		wctx, cancel := context.WithCancel(ctx)
 		DeferCleanup(cancel)
@@ -86,10 +88,10 @@ var _ = Describe("The watch for optional APIs", func() {
 	})
 
 	It("counts an API as served only when every kind of it is", func() {
-		Expect(servesAll(dc, rookAPI().kinds)).To(BeTrue(), "the suite installs Rook's CRDs")
-		Expect(servesAll(dc, networkAttachmentAPI().kinds)).To(BeTrue(), "the suite installs Multus's CRD")
-		partly := append(rookAPI().kinds, cephv1.SchemeGroupVersion.WithKind("CephObjectStoreUser"), cephv1.SchemeGroupVersion.WithKind("CephNoSuchKind"))
-		Expect(servesAll(dc, partly)).To(BeFalse())
-		Expect(servesAll(dc, []schema.GroupVersionKind{{Group: "absent.test.hadoopceph.io", Version: "v1", Kind: "Gadget"}})).To(BeFalse())
+		Expect(lifecycle.ServesAll(dc, lifecycle.RookAPI().Kinds)).To(BeTrue(), "the suite installs Rook's CRDs")
+		Expect(lifecycle.ServesAll(dc, lifecycle.NetworkAttachmentAPI().Kinds)).To(BeTrue(), "the suite installs Multus's CRD")
+		partly := append(lifecycle.RookAPI().Kinds, cephv1.SchemeGroupVersion.WithKind("CephObjectStoreUser"), cephv1.SchemeGroupVersion.WithKind("CephNoSuchKind"))
+		Expect(lifecycle.ServesAll(dc, partly)).To(BeFalse())
+		Expect(lifecycle.ServesAll(dc, []schema.GroupVersionKind{{Group: "absent.test.hadoopceph.io", Version: "v1", Kind: "Gadget"}})).To(BeFalse())
 	})
 })

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
@@ -70,10 +72,19 @@ func operatorJobSelector() (labels.Selector, error) {
 	return labels.NewSelector().Add(*managed), nil
 }
 
+// ErrOptionalAPIInstalled is what the manager stops with when Rook or Multus was
+// installed after it started (see lifecycle.OptionalAPIWatcher).
+var ErrOptionalAPIInstalled = lifecycle.ErrOptionalAPIInstalled
+
 // SetupWithManager registers every reconciler and the field indexes they share.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer(), opts.RookNamespace); err != nil {
 		return fmt.Errorf("registering field indexes: %w", err)
+	}
+	// Looked up once for every controller: each sets up its watches from the same answer.
+	apis, err := lifecycle.ServedAPIs(mgr.GetRESTMapper())
+	if err != nil {
+		return fmt.Errorf("looking up the optional APIs: %w", err)
 	}
 	sb := &StorageBackendReconciler{
 		Client:        mgr.GetClient(),
@@ -82,6 +93,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Recorder:      mgr.GetEventRecorder("storagebackend-controller"),
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
+		APIs:          apis,
 	}
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
@@ -93,6 +105,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		RookNamespace:   opts.RookNamespace,
 		HadoopImage:     opts.HadoopImage,
 		WatchNamespaces: opts.WatchNamespaces,
+		APIs:            apis,
 	}
 	if err := hc.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the HadoopCluster controller: %w", err)
@@ -108,12 +121,13 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Recorder:      mgr.GetEventRecorder("benchmarkrun-controller"),
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
+		APIs:          apis,
 		YARN:          yarnApps,
 	}
 	if err := br.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)
 	}
-	if err := addOptionalAPIWatcher(mgr); err != nil {
+	if err := lifecycle.AddOptionalAPIWatcher(mgr, apis); err != nil {
 		return fmt.Errorf("watching for Rook's and Multus's APIs: %w", err)
 	}
 	return nil

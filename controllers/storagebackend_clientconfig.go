@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 )
 
@@ -22,7 +23,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 	sb := p.sb
 	desired := cephconf.Secret(sb, cfg)
 	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
-		return p.failed(v1alpha1.ConditionClientConfigReady, err)
+		return p.Failed(v1alpha1.ConditionClientConfigReady, err)
 	}
 	hash := desired.Annotations[cephconf.HashAnnotation]
 	ref := "Secret " + desired.Namespace + "/" + desired.Name
@@ -33,14 +34,14 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 	switch {
 	case apierrors.IsNotFound(err):
 		if err := r.Create(ctx, desired); err != nil {
-			return p.failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("creating %s: %w", ref, err))
+			return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("creating %s: %w", ref, err))
 		}
 		r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonClientConfigRendered, "Render",
 			fmt.Sprintf("Rendered ceph.conf and keyring for client.%s into %s (hash %s)", cfg.ClientID, ref, hash))
 	case err != nil:
-		return p.failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s: %w", ref, err))
+		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s: %w", ref, err))
 	case !metav1.IsControlledBy(existing, sb):
-		p.notReady(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonClientConfigSecretConflict,
+		p.False(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonClientConfigSecretConflict,
 			ref+" exists and is not controlled by this StorageBackend; it is left untouched: delete or rename it")
 		return nil
 	default:
@@ -51,7 +52,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 		existing.Annotations = merged(existing.Annotations, desired.Annotations)
 		if !equality.Semantic.DeepEqual(before, existing) {
 			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
-				return p.failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("updating %s: %w", ref, err))
+				return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("updating %s: %w", ref, err))
 			}
 			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonClientConfigRendered, "Render",
 				fmt.Sprintf("Re-rendered ceph.conf and keyring for client.%s in %s (hash %s, was %s)", cfg.ClientID, ref, hash, oldHash))
@@ -59,7 +60,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 	}
 	sb.Status.ClientConfigSecret = desired.Name
 	sb.Status.ClientConfigHash = hash
-	p.ready(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonReconciled,
+	p.True(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("%s holds ceph.conf and keyring for client.%s with %d monitor(s)", ref, cfg.ClientID, len(cfg.Monitors)))
 	return nil
 }
@@ -67,7 +68,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 // reportClientConfig is the client config phase of a pass that lacks an input: it
 // leaves the Secret as it is (consumers keep working with the last config) and reports
 // that Secret, if it exists, together with what is missing.
-func (r *StorageBackendReconciler) reportClientConfig(ctx context.Context, p *pass, missing unmet) error {
+func (r *StorageBackendReconciler) reportClientConfig(ctx context.Context, p *pass, missing lifecycle.Unmet) error {
 	key := client.ObjectKey{Namespace: p.sb.Namespace, Name: cephconf.SecretName(p.sb.Name)}
 	secret := &metav1.PartialObjectMetadata{}
 	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
@@ -77,9 +78,9 @@ func (r *StorageBackendReconciler) reportClientConfig(ctx context.Context, p *pa
 		p.sb.Status.ClientConfigSecret = secret.Name
 		p.sb.Status.ClientConfigHash = secret.Annotations[cephconf.HashAnnotation]
 	case err != nil && !apierrors.IsNotFound(err):
-		return p.failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading Secret %s: %w", key, err))
+		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading Secret %s: %w", key, err))
 	}
-	p.lacks(v1alpha1.ConditionClientConfigReady, missing)
+	p.Lacks(v1alpha1.ConditionClientConfigReady, missing)
 	return nil
 }
 

@@ -8,8 +8,6 @@ import (
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -21,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -43,8 +42,8 @@ type StorageBackendReconciler struct {
 	// HadoopImage runs the Job that empties Hadoop's root before a backend with
 	// preserveOnDelete false has Rook delete it.
 	HadoopImage string
-	// rookServed tells whether the API server serves Rook's kinds.
-	rookServed bool
+	// APIs are the optional APIs served when the operator started.
+	APIs lifecycle.APIs
 }
 
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends,verbs=get;list;watch;update;patch
@@ -61,13 +60,14 @@ type StorageBackendReconciler struct {
 
 // Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and
 // a status patch written at the end whatever happened.
-func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	sb := &v1alpha1.StorageBackend{}
 	if err := r.Get(ctx, req.NamespacedName, sb); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if sb.Spec.Paused {
-		return ctrl.Result{}, r.reconcilePaused(ctx, sb)
+		o, err := lifecycle.Paused(ctx, r.Client, lifecycle.Events{Recorder: r.Recorder}, sb, &sb.Status.Conditions, sb.Generation)
+		return lifecycle.Requeue(o, err), err
 	}
 	if sb.DeletionTimestamp.IsZero() && !controllerutil.ContainsFinalizer(sb, StorageBackendFinalizer) {
 		before := sb.DeepCopy()
@@ -79,7 +79,9 @@ func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 
 	p := newPass(sb)
 	defer func() {
-		retErr = errors.Join(retErr, r.writeStatus(ctx, p, retErr))
+		o, err := r.writeStatus(ctx, p, retErr)
+		retErr = errors.Join(retErr, err)
+		result = lifecycle.Requeue(o, retErr)
 	}()
 
 	if !sb.DeletionTimestamp.IsZero() {
@@ -91,11 +93,11 @@ func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	return ctrl.Result{}, r.reconcileExternal(ctx, p)
 }
 
-// writeStatus finishes the status of a pass and patches it when it differs from what
-// the pass started with, so a backend at rest causes no writes.
-func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, reconcileErr error) error {
+// writeStatus finishes the status of a pass and writes it when it differs from what
+// the pass started with; events for the conditions that changed follow the write.
+func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, reconcileErr error) (lifecycle.Outcome, error) {
 	if p.finalized {
-		return nil
+		return lifecycle.Unchanged, nil
 	}
 	st := &p.sb.Status
 	old := p.base.Status
@@ -112,14 +114,11 @@ func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, rec
 		st.ObservedGeneration = p.sb.Generation
 		summarize(p)
 	}
-	r.recordConditionChanges(p.sb, old.Conditions, st.Conditions)
-	if equality.Semantic.DeepEqual(old, *st) {
-		return nil
+	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.sb, old, *st)
+	if o == lifecycle.Patched {
+		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.sb, old.Conditions, st.Conditions, transitions)
 	}
-	if err := r.Status().Patch(ctx, p.sb, client.MergeFrom(p.base)); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("patching status: %w", err)
-	}
-	return nil
+	return o, err
 }
 
 // SetupWithManager watches everything a StorageBackend waits for, so that no pass has
@@ -138,12 +137,6 @@ func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return e.ObjectOld.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef != e.ObjectNew.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef
 	}}
 
-	served, err := servesRook(mgr.GetRESTMapper())
-	if err != nil {
-		return err
-	}
-	r.rookServed = served
-
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("storagebackend").
 		For(&v1alpha1.StorageBackend{}).
@@ -153,7 +146,7 @@ func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(monEndpoints)).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).
 		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef))
-	if served {
+	if r.APIs.Rook {
 		b = b.Watches(&cephv1.CephFilesystem{}, handler.EnqueueRequestsFromMapFunc(r.byRookFilesystem)).
 			Watches(&cephv1.CephFilesystemSubVolumeGroup{}, handler.EnqueueRequestsFromMapFunc(r.bySubVolumeGroup)).
 			Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
@@ -42,13 +43,13 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 		for i := range users.Items {
 			names = append(names, users.Items[i].Name)
 		}
-		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonInUse,
+		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonInUse,
 			"deletion waits until no HadoopCluster uses this backend; in use by HadoopCluster "+strings.Join(names, ", "))
 		return nil
 	}
 
 	// Without Rook's API there are no Rook objects to keep or delete.
-	if sb.Spec.CephFS.Rook != nil && r.rookServed {
+	if sb.Spec.CephFS.Rook != nil && r.APIs.Rook {
 		if rook.PreserveOnDelete(sb) {
 			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
 				"Kept the CephFilesystem, its subvolume group and CephClient with all data, as preserveOnDelete asks")
@@ -62,7 +63,7 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 				return err
 			}
 			if len(remaining) > 0 {
-				p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingRookObjects,
+				p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingRookObjects,
 					"preserveOnDelete is false: waiting for Rook to delete "+strings.Join(remaining, ", "))
 				return nil
 			}
@@ -117,13 +118,13 @@ func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (boo
 		return false, fmt.Errorf("reading Job %s: %w", name, err)
 	}
 	switch {
-	case jobCondition(job, batchv1.JobComplete) != nil:
+	case lifecycle.JobCondition(job, batchv1.JobComplete) != nil:
 		return true, nil
-	case jobCondition(job, batchv1.JobFailed) != nil:
-		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
+	case lifecycle.JobCondition(job, batchv1.JobFailed) != nil:
+		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
 			fmt.Sprintf("preserveOnDelete is false, and Job %s, which empties Hadoop's root %s before Rook deletes it, failed: see its pods' logs; delete the Job to try again", name, spec.RootPath))
 	default:
-		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
+		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
 			fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, spec.RootPath))
 	}
 	return false, nil
@@ -135,7 +136,7 @@ func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (boo
 func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass, name, rookNamespace string) error {
 	sb := p.sb
 	if r.HadoopImage == "" {
-		p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
+		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
 			"preserveOnDelete is false, and Hadoop's root must be emptied before Rook deletes it, with the Hadoop image, which the operator was not given (--hadoop-image, the chart's hadoopImage)")
 		return nil
 	}
@@ -172,7 +173,7 @@ func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass,
 	}
 	r.event(sb, job, corev1.EventTypeNormal, v1alpha1.ReasonDeletingData, "Delete",
 		fmt.Sprintf("Deleting everything below Hadoop's root %s with Job %s, as preserveOnDelete: false asks", d.Storage.RootPath, name))
-	p.set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
+	p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
 		fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, d.Storage.RootPath))
 	return nil
 }

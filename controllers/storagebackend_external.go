@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
@@ -25,19 +26,19 @@ func (r *StorageBackendReconciler) reconcileExternal(ctx context.Context, p *pas
 	st.Monitors = ext.Monitors
 	st.DataPools = rook.ExternalDataPools(ext)
 	st.RawOverhead = rook.HadoopRawOverhead(st.DataPools)
-	p.ready(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonExternal,
+	p.True(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonExternal,
 		fmt.Sprintf("file system %s of an external Ceph cluster, used as described: the operator does not manage it", ext.FilesystemName))
 
 	ref := client.ObjectKey{Namespace: sb.Namespace, Name: ext.KeySecretRef.Name}
 	key, keyUnmet, err := r.readKey(ctx, ref, ext.KeySecretRef.Key)
 	if err != nil {
-		return p.failed(v1alpha1.ConditionClientReady, err)
+		return p.Failed(v1alpha1.ConditionClientReady, err)
 	}
 	if keyUnmet != nil {
-		p.notReady(v1alpha1.ConditionClientReady, keyUnmet.reason, keyUnmet.message+" (spec.cephFS.external.keySecretRef)")
-		return r.reportClientConfig(ctx, p, dependency(v1alpha1.ConditionClientReady))
+		p.False(v1alpha1.ConditionClientReady, keyUnmet.Reason, keyUnmet.Message+" (spec.cephFS.external.keySecretRef)")
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionClientReady))
 	}
-	p.ready(v1alpha1.ConditionClientReady, v1alpha1.ReasonExternal,
+	p.True(v1alpha1.ConditionClientReady, v1alpha1.ReasonExternal,
 		fmt.Sprintf("key of client.%s read from Secret %s", ext.ClientID, ref))
 
 	dataPool := ""

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
@@ -33,27 +34,27 @@ func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) e
 	st.RootPath = spec.RootPath
 	st.ClientID = rook.ClientName(sb)
 
-	if !r.rookServed {
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNotInstalled,
+	if !r.APIs.Rook {
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNotInstalled,
 			"the API server does not serve Rook's ceph.rook.io/v1 CephCluster, CephFilesystem, CephFilesystemSubVolumeGroup and CephClient: install Rook (the operator notices within 30 seconds and restarts to watch it), or use spec.cephFS.external for a Ceph cluster Rook does not manage")
-		rookMissing := dependency("Rook")
-		p.lacks(v1alpha1.ConditionClientReady, rookMissing)
+		rookMissing := lifecycle.Dependency("Rook")
+		p.Lacks(v1alpha1.ConditionClientReady, rookMissing)
 		return r.reportClientConfig(ctx, p, rookMissing)
 	}
 
 	found, err := r.checkCephCluster(ctx, p, ns)
 	if err != nil {
-		return p.failed(v1alpha1.ConditionFilesystemReady, err)
+		return p.Failed(v1alpha1.ConditionFilesystemReady, err)
 	}
 	if !found {
-		cluster := dependency("a CephCluster in namespace " + ns)
-		p.lacks(v1alpha1.ConditionClientReady, cluster)
+		cluster := lifecycle.Dependency("a CephCluster in namespace " + ns)
+		p.Lacks(v1alpha1.ConditionClientReady, cluster)
 		return r.reportClientConfig(ctx, p, cluster)
 	}
 
 	monitors, monitorsUnmet, err := r.readMonitors(ctx, ns)
 	if err != nil {
-		return p.failed(v1alpha1.ConditionClientConfigReady, err)
+		return p.Failed(v1alpha1.ConditionClientConfigReady, err)
 	}
 	st.Monitors = monitors
 
@@ -61,25 +62,25 @@ func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) e
 	// would hand out access to someone else's data: the client waits for both.
 	fs, err := r.reconcileFilesystem(ctx, p, ns)
 	if err != nil {
-		return p.failed(v1alpha1.ConditionFilesystemReady, err)
+		return p.Failed(v1alpha1.ConditionFilesystemReady, err)
 	}
 	usable := fs != nil
 	if usable {
 		if usable, err = r.reconcileSubVolumeGroup(ctx, p, ns, fs); err != nil {
-			return p.failed(v1alpha1.ConditionFilesystemReady, err)
+			return p.Failed(v1alpha1.ConditionFilesystemReady, err)
 		}
 	}
 	if !usable {
-		p.lacks(v1alpha1.ConditionClientReady, dependency(v1alpha1.ConditionFilesystemReady))
-		return r.reportClientConfig(ctx, p, dependency(v1alpha1.ConditionFilesystemReady))
+		p.Lacks(v1alpha1.ConditionClientReady, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
 	}
 
 	key, err := r.reconcileClient(ctx, p, ns)
 	if err != nil {
-		return p.failed(v1alpha1.ConditionClientReady, err)
+		return p.Failed(v1alpha1.ConditionClientReady, err)
 	}
 	if key == "" {
-		return r.reportClientConfig(ctx, p, dependency(v1alpha1.ConditionClientReady))
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionClientReady))
 	}
 	if monitorsUnmet != nil {
 		return r.reportClientConfig(ctx, p, *monitorsUnmet)
@@ -110,12 +111,12 @@ func (r *StorageBackendReconciler) checkCephCluster(ctx context.Context, p *pass
 	namespace.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Namespace"))
 	switch err := r.Get(ctx, client.ObjectKey{Name: ns}, namespace); {
 	case apierrors.IsNotFound(err):
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNamespaceNotFound,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonRookNamespaceNotFound,
 			fmt.Sprintf("Rook namespace %s does not exist: set spec.cephFS.rook.namespace to the namespace of the CephCluster, or install Rook there", ns))
 	case err != nil:
 		return false, fmt.Errorf("reading namespace %s: %w", ns, err)
 	default:
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonCephClusterNotFound,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonCephClusterNotFound,
 			fmt.Sprintf("waiting for a CephCluster in namespace %s: create one with Rook, or set spec.cephFS.rook.namespace to the namespace of yours", ns))
 	}
 	return false, nil
@@ -137,13 +138,13 @@ func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *p
 
 	switch {
 	case spec.AdoptExisting && !exists:
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemNotFound,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemNotFound,
 			ref+" does not exist: adoptExisting uses an existing file system and never creates one")
 		return nil, nil
 	case spec.AdoptExisting:
 		// Adopted file systems are read, never written.
 	case exists && !rook.OwnedBy(fs, sb):
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemOwnedElsewhere,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonFilesystemOwnedElsewhere,
 			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.adoptExisting to use it, or choose another filesystemName", ref, rook.Owner(fs)))
 		return nil, nil
 	case exists && naming.DoNotReconcile(fs):
@@ -157,7 +158,7 @@ func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *p
 	p.sb.Status.DataPools = rook.FilesystemDataPools(fs)
 	p.sb.Status.RawOverhead = rook.HadoopRawOverhead(p.sb.Status.DataPools)
 	if phase := filesystemPhase(fs); phase != cephv1.ConditionReady {
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForFilesystem,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForFilesystem,
 			fmt.Sprintf("waiting for Rook to bring %s to phase Ready (phase: %s)", ref, phaseText(phase)))
 	}
 	return fs, nil
@@ -188,7 +189,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 		if !sb.Spec.CephFS.Rook.AdoptExisting {
 			hint += ", or set adoptExisting to take over the root of a deleted StorageBackend"
 		}
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonSubVolumeGroupOwnedElsewhere,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonSubVolumeGroupOwnedElsewhere,
 			fmt.Sprintf("%s for Hadoop's root %s already exists and was %s; it is left untouched: %s", ref, root, rook.Owner(existing), hint))
 		return false, nil
 	case adopt:
@@ -211,7 +212,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 		return true, nil
 	}
 	if phase := subVolumeGroupPhase(svg); phase != cephv1.ConditionReady {
-		p.notReady(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForSubVolumeGroup,
+		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonWaitingForSubVolumeGroup,
 			fmt.Sprintf("waiting for Rook to create Hadoop's root %s through %s (phase: %s)", root, ref, phaseText(phase)))
 		return true, nil
 	}
@@ -219,7 +220,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 	if pool := rook.HadoopDataPoolName(fs); pool != "" {
 		message += " on data pool " + pool
 	}
-	p.ready(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonReconciled, message)
+	p.True(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonReconciled, message)
 	return true, nil
 }
 
@@ -257,7 +258,7 @@ func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass,
 	case err != nil && !apierrors.IsNotFound(err):
 		return "", fmt.Errorf("reading %s: %w", ref, err)
 	case err == nil && !rook.OwnedBy(existing, sb):
-		p.notReady(v1alpha1.ConditionClientReady, v1alpha1.ReasonClientOwnedElsewhere,
+		p.False(v1alpha1.ConditionClientReady, v1alpha1.ReasonClientOwnedElsewhere,
 			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.clientName to another name", ref, rook.Owner(existing)))
 		return "", nil
 	case err == nil && naming.DoNotReconcile(existing):
@@ -269,7 +270,7 @@ func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass,
 	}
 
 	if phase := clientPhase(cc); phase != cephv1.ConditionReady {
-		p.notReady(v1alpha1.ConditionClientReady, v1alpha1.ReasonWaitingForClient,
+		p.False(v1alpha1.ConditionClientReady, v1alpha1.ReasonWaitingForClient,
 			fmt.Sprintf("waiting for Rook to create the cephx key of %s (phase: %s)", ref, phaseText(phase)))
 		return "", nil
 	}
@@ -282,55 +283,54 @@ func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass,
 		return "", err
 	}
 	if keyUnmet != nil {
-		if keyUnmet.reason == v1alpha1.ReasonSecretNotFound {
+		if keyUnmet.Reason == v1alpha1.ReasonSecretNotFound {
 			// Rook writes the Secret soon after the client is ready: a wait, not an error.
-			keyUnmet = &unmet{v1alpha1.ReasonWaitingForClientSecret,
-				fmt.Sprintf("waiting for Rook to write the key of %s into Secret %s/%s", ref, ns, secretName)}
+			keyUnmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonWaitingForClientSecret, Message: fmt.Sprintf("waiting for Rook to write the key of %s into Secret %s/%s", ref, ns, secretName)}
 		}
-		p.lacks(v1alpha1.ConditionClientReady, *keyUnmet)
+		p.Lacks(v1alpha1.ConditionClientReady, *keyUnmet)
 		return "", nil
 	}
-	p.ready(v1alpha1.ConditionClientReady, v1alpha1.ReasonReconciled,
+	p.True(v1alpha1.ConditionClientReady, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("%s is ready; its key is in Secret %s/%s", ref, ns, secretName))
 	return key, nil
 }
 
 // readKey reads a cephx key from a Secret.
-func (r *StorageBackendReconciler) readKey(ctx context.Context, key client.ObjectKey, field string) (string, *unmet, error) {
+func (r *StorageBackendReconciler) readKey(ctx context.Context, key client.ObjectKey, field string) (string, *lifecycle.Unmet, error) {
 	secret := &corev1.Secret{}
 	ref := "Secret " + key.String()
 	if err := r.APIReader.Get(ctx, key, secret); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", &unmet{v1alpha1.ReasonSecretNotFound, ref + " does not exist"}, nil
+			return "", &lifecycle.Unmet{Reason: v1alpha1.ReasonSecretNotFound, Message: ref + " does not exist"}, nil
 		}
 		return "", nil, fmt.Errorf("reading %s: %w", ref, err)
 	}
 	value, ok := secret.Data[field]
 	if !ok {
-		return "", &unmet{v1alpha1.ReasonSecretKeyMissing, fmt.Sprintf("%s has no key %q", ref, field)}, nil
+		return "", &lifecycle.Unmet{Reason: v1alpha1.ReasonSecretKeyMissing, Message: fmt.Sprintf("%s has no key %q", ref, field)}, nil
 	}
 	// Keys written by hand often end in a newline; Ceph ignores surrounding space too.
 	cephxKey := strings.TrimSpace(string(value))
 	if err := cephconf.ValidateKey(cephxKey); err != nil {
-		return "", &unmet{v1alpha1.ReasonInvalidKey, fmt.Sprintf("key %q of %s is not a usable cephx key: %v", field, ref, err)}, nil
+		return "", &lifecycle.Unmet{Reason: v1alpha1.ReasonInvalidKey, Message: fmt.Sprintf("key %q of %s is not a usable cephx key: %v", field, ref, err)}, nil
 	}
 	return cephxKey, nil, nil
 }
 
 // readMonitors reads the monitors from Rook's mon endpoints ConfigMap.
-func (r *StorageBackendReconciler) readMonitors(ctx context.Context, ns string) ([]string, *unmet, error) {
+func (r *StorageBackendReconciler) readMonitors(ctx context.Context, ns string) ([]string, *lifecycle.Unmet, error) {
 	cm := &corev1.ConfigMap{}
 	key := client.ObjectKey{Namespace: ns, Name: rook.MonEndpointsConfigMap}
 	ref := "ConfigMap " + key.String()
 	if err := r.APIReader.Get(ctx, key, cm); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, &unmet{v1alpha1.ReasonMonEndpointsNotFound, "waiting for Rook to publish the monitors in " + ref}, nil
+			return nil, &lifecycle.Unmet{Reason: v1alpha1.ReasonMonEndpointsNotFound, Message: "waiting for Rook to publish the monitors in " + ref}, nil
 		}
 		return nil, nil, fmt.Errorf("reading %s: %w", ref, err)
 	}
 	monitors, err := cephconf.ParseMonEndpoints(cm.Data[rook.MonEndpointsKey])
 	if err != nil {
-		return nil, &unmet{v1alpha1.ReasonInvalidMonEndpoints, fmt.Sprintf("%s, key %s: %v", ref, rook.MonEndpointsKey, err)}, nil
+		return nil, &lifecycle.Unmet{Reason: v1alpha1.ReasonInvalidMonEndpoints, Message: fmt.Sprintf("%s, key %s: %v", ref, rook.MonEndpointsKey, err)}, nil
 	}
 	return monitors, nil, nil
 }

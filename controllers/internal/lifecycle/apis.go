@@ -1,4 +1,4 @@
-package controllers
+package lifecycle
 
 import (
 	"fmt"
@@ -14,19 +14,33 @@ import (
 // installed. Installing one later ends the manager so that it starts again with the
 // watches (optional_apis.go).
 
-// networkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
+// APIs are the optional APIs the API server served when the controllers were set up.
+type APIs struct {
+	// Rook: every Rook kind the operator uses.
+	Rook bool
+	// NetworkAttachments: Multus's NetworkAttachmentDefinitions.
+	NetworkAttachments bool
+}
+
+// ServedAPIs looks the optional APIs up, once for every controller.
+func ServedAPIs(mapper meta.RESTMapper) (APIs, error) {
+	rook, err := servesRook(mapper)
+	if err != nil {
+		return APIs{}, err
+	}
+	nads, err := serves(mapper, NetworkAttachmentGVK)
+	if err != nil {
+		return APIs{}, err
+	}
+	return APIs{Rook: rook, NetworkAttachments: nads}, nil
+}
+
+// NetworkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
 // to know whether one exists, so it reads metadata and needs no Go types for it.
-var networkAttachmentGVK = schema.GroupVersionKind{Group: "k8s.cni.cncf.io", Version: "v1", Kind: "NetworkAttachmentDefinition"}
+var NetworkAttachmentGVK = schema.GroupVersionKind{Group: "k8s.cni.cncf.io", Version: "v1", Kind: "NetworkAttachmentDefinition"}
 
 // rookKinds are the kinds of Rook's API the operator reads or writes.
 var rookKinds = []string{"CephCluster", "CephFilesystem", "CephFilesystemSubVolumeGroup", "CephClient"}
-
-// servesNetworkAttachments reports whether the API server knows
-// NetworkAttachmentDefinitions, that is whether Multus is installed. Without them the
-// operator still runs, and reports clusters that ask for attachments.
-func servesNetworkAttachments(mapper meta.RESTMapper) (bool, error) {
-	return serves(mapper, networkAttachmentGVK)
-}
 
 // servesRook reports whether the API server knows every Rook kind the operator uses.
 // Without them the operator still serves external StorageBackends, and reports

@@ -1,4 +1,4 @@
-package controllers
+package lifecycle
 
 import (
 	"context"
@@ -16,58 +16,52 @@ import (
 
 // ErrOptionalAPIInstalled is what the manager stops with when Rook or Multus was
 // installed after it started. Its controllers were set up without watches on those
-// kinds (see served_apis.go) and controller-runtime's builder cannot add them later,
+// kinds (see apis.go) and controller-runtime's builder cannot add them later,
 // so the process ends and its Deployment starts it again, this time with the watches.
 var ErrOptionalAPIInstalled = errors.New("an API the operator was started without is now served")
 
-// optionalAPIPollInterval is how often the operator looks for Rook's and Multus's
+// OptionalAPIPollInterval is how often the operator looks for Rook's and Multus's
 // APIs while they are missing: two discovery requests, cheap enough to make an
 // installation take effect within half a minute.
-const optionalAPIPollInterval = 30 * time.Second
+const OptionalAPIPollInterval = 30 * time.Second
 
-// optionalAPI is one API the operator works without and uses when it is served.
-type optionalAPI struct {
-	name  string
-	kinds []schema.GroupVersionKind
+// OptionalAPI is one API the operator works without and uses when it is served.
+type OptionalAPI struct {
+	Name  string
+	Kinds []schema.GroupVersionKind
 }
 
-func rookAPI() optionalAPI {
-	api := optionalAPI{name: "Rook (ceph.rook.io)"}
+// RookAPI is Rook's ceph.rook.io, the kinds the operator uses.
+func RookAPI() OptionalAPI {
+	api := OptionalAPI{Name: "Rook (ceph.rook.io)"}
 	for _, kind := range rookKinds {
-		api.kinds = append(api.kinds, cephv1.SchemeGroupVersion.WithKind(kind))
+		api.Kinds = append(api.Kinds, cephv1.SchemeGroupVersion.WithKind(kind))
 	}
 	return api
 }
 
-func networkAttachmentAPI() optionalAPI {
-	return optionalAPI{name: "Multus (k8s.cni.cncf.io)", kinds: []schema.GroupVersionKind{networkAttachmentGVK}}
+// NetworkAttachmentAPI is Multus's k8s.cni.cncf.io.
+func NetworkAttachmentAPI() OptionalAPI {
+	return OptionalAPI{Name: "Multus (k8s.cni.cncf.io)", Kinds: []schema.GroupVersionKind{NetworkAttachmentGVK}}
 }
 
-// optionalAPIWatcher is a manager runnable that ends the manager once one of the
+// OptionalAPIWatcher is a manager runnable that ends the manager once one of the
 // APIs that were missing at start is served.
-type optionalAPIWatcher struct {
-	missing   []optionalAPI
-	interval  time.Duration
-	discovery discovery.DiscoveryInterface
+type OptionalAPIWatcher struct {
+	Missing   []OptionalAPI
+	Interval  time.Duration
+	Discovery discovery.DiscoveryInterface
 }
 
-// addOptionalAPIWatcher adds a watcher for the optional APIs that the manager's
-// controllers were set up without; none when every one is served.
-func addOptionalAPIWatcher(mgr ctrl.Manager) error {
-	rookServed, err := servesRook(mgr.GetRESTMapper())
-	if err != nil {
-		return err
+// AddOptionalAPIWatcher adds a watcher for the optional APIs that the manager's
+// controllers were set up without, as served says; none when every one is served.
+func AddOptionalAPIWatcher(mgr ctrl.Manager, served APIs) error {
+	var missing []OptionalAPI
+	if !served.Rook {
+		missing = append(missing, RookAPI())
 	}
-	nadServed, err := servesNetworkAttachments(mgr.GetRESTMapper())
-	if err != nil {
-		return err
-	}
-	var missing []optionalAPI
-	if !rookServed {
-		missing = append(missing, rookAPI())
-	}
-	if !nadServed {
-		missing = append(missing, networkAttachmentAPI())
+	if !served.NetworkAttachments {
+		missing = append(missing, NetworkAttachmentAPI())
 	}
 	if len(missing) == 0 {
 		return nil
@@ -76,21 +70,21 @@ func addOptionalAPIWatcher(mgr ctrl.Manager) error {
 	if err != nil {
 		return fmt.Errorf("creating a discovery client: %w", err)
 	}
-	return mgr.Add(&optionalAPIWatcher{missing: missing, interval: optionalAPIPollInterval, discovery: dc})
+	return mgr.Add(&OptionalAPIWatcher{Missing: missing, Interval: OptionalAPIPollInterval, Discovery: dc})
 }
 
 // NeedLeaderElection is false: a replica waiting for the lease must also restart, or
 // it would lead later without the watches.
-func (w *optionalAPIWatcher) NeedLeaderElection() bool {
+func (w *OptionalAPIWatcher) NeedLeaderElection() bool {
 	return false
 }
 
 // Start polls until one missing API is served, and then returns
 // ErrOptionalAPIInstalled naming it; it returns nil when ctx ends first. A failed
 // lookup is logged and retried, as the API server may just be unavailable.
-func (w *optionalAPIWatcher) Start(ctx context.Context) error {
+func (w *OptionalAPIWatcher) Start(ctx context.Context) error {
 	log := ctrl.LoggerFrom(ctx).WithName("optional-apis")
-	ticker := time.NewTicker(w.interval)
+	ticker := time.NewTicker(w.Interval)
 	defer ticker.Stop()
 	for {
 		select {
@@ -98,23 +92,23 @@ func (w *optionalAPIWatcher) Start(ctx context.Context) error {
 			return nil
 		case <-ticker.C:
 		}
-		for _, api := range w.missing {
-			served, err := servesAll(w.discovery, api.kinds)
+		for _, api := range w.Missing {
+			served, err := ServesAll(w.Discovery, api.Kinds)
 			if err != nil {
-				log.Error(err, "looking for an optional API", "api", api.name)
+				log.Error(err, "looking for an optional API", "api", api.Name)
 				continue
 			}
 			if served {
-				log.Info("an optional API is now served; the operator restarts to watch it", "api", api.name)
-				return fmt.Errorf("%w: %s", ErrOptionalAPIInstalled, api.name)
+				log.Info("an optional API is now served; the operator restarts to watch it", "api", api.Name)
+				return fmt.Errorf("%w: %s", ErrOptionalAPIInstalled, api.Name)
 			}
 		}
 	}
 }
 
-// servesAll asks the API server's discovery, not the manager's REST mapper, whether
+// ServesAll asks the API server's discovery, not the manager's REST mapper, whether
 // every kind is served: the mapper may keep an answer from before the installation.
-func servesAll(dc discovery.DiscoveryInterface, kinds []schema.GroupVersionKind) (bool, error) {
+func ServesAll(dc discovery.DiscoveryInterface, kinds []schema.GroupVersionKind) (bool, error) {
 	byGroupVersion := map[schema.GroupVersion][]string{}
 	for _, gvk := range kinds {
 		byGroupVersion[gvk.GroupVersion()] = append(byGroupVersion[gvk.GroupVersion()], gvk.Kind)
@@ -140,4 +134,4 @@ func servesAll(dc discovery.DiscoveryInterface, kinds []schema.GroupVersionKind)
 	return true, nil
 }
 
-var _ manager.LeaderElectionRunnable = &optionalAPIWatcher{}
+var _ manager.LeaderElectionRunnable = &OptionalAPIWatcher{}
