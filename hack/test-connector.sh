@@ -41,6 +41,9 @@ fi
 "$ROOT/hack/ceph/up.sh" >/dev/null
 libcephfs_version="$(hco_install_libcephfs_jar)"
 
+# Failsafe merges each run into the summary files it finds, so a failure from an
+# earlier run would fail this one's verify: start every run from empty reports.
+rm -rf "$ROOT/cephfs-hadoop/target/failsafe-reports"
 start=$SECONDS
 mvn -B -ntp -f "$ROOT/cephfs-hadoop/pom.xml" verify \
   -Dlibcephfs.version="$libcephfs_version" \
