@@ -94,7 +94,7 @@ test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, 
 
 .PHONY: test-unit
 test-unit: ## Operator unit tests only (no API server, no chart).
-	go test -count=1 $$(go list ./... | grep -v -e /controllers -e /api/ -e /test/)
+	go test -count=1 $$(go list ./... | grep -v -e '/controllers$$' -e /api/ -e /test/)
 
 .PHONY: test-chart
 test-chart: manifests $(HELM) ## Helm chart: lint and rendered-template tests.

@@ -1,13 +1,14 @@
 package controllers
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -44,7 +45,7 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 			job := stageJob(run, s.stage, 1)
 			expectBuilderJob(run, hc, job, benchmark.Step{Stage: s.stage, Repetition: 1})
 			Eventually(func(g Gomega) {
-				st := benchmarkRun(run)(g).Status
+				st := fresh(run)(g).Status
 				g.Expect(st.Phase).To(Equal(v1alpha1.BenchmarkPhaseRunning))
 				g.Expect(st.StartTime).NotTo(BeNil())
 				g.Expect(st.Progress).NotTo(BeNil())
@@ -53,13 +54,13 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 				g.Expect(st.Progress.Message).To(Equal("stage " + strconv.Itoa(i+1) + " of 4: " + string(s.stage) + ", repetition 1"))
 			}).Should(Succeed())
 			if i+1 < len(steps) {
-				Expect(benchmarkRun(run)(Default).Status.Stages).To(HaveLen(i + 1))
+				Expect(fresh(run)(Default).Status.Stages).To(HaveLen(i + 1))
 			}
 			playStage(run, s.stage, 1, s.reports...)
 		}
 
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("True/Succeeded"))
-		got := benchmarkRun(run)(Default)
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("True/Succeeded"))
+		got := fresh(run)(Default)
 		st := got.Status
 		Expect(st.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded))
 		Expect(st.Workload).To(Equal(v1alpha1.WorkloadTeraSort))
@@ -77,21 +78,21 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		Expect(st.Summary.Throughput).To(HaveSuffix("MiB/s"))
 		Expect(st.Summary.Duration).NotTo(BeNil())
 		Expect(st.Progress.Message).To(Equal("done: 4 of 4 stages"))
-		Expect(runEvents(run)(Default)).To(ContainElements(v1alpha1.EventReasonStageStarted, v1alpha1.EventReasonStageSucceeded, v1alpha1.ReasonSucceeded))
+		Expect(eventReasons(run)(Default)).To(ContainElements(v1alpha1.EventReasonStageStarted, v1alpha1.EventReasonStageSucceeded, v1alpha1.ReasonSucceeded))
 
 		By("publishing the medians as metrics")
-		labels := prometheus.Labels{"namespace": ns, "cluster": "tera", "workload": "TeraSort", "stage": "terasort"}
-		Expect(testutil.ToFloat64(benchmarkThroughput.With(labels))).To(BeNumerically("==", st.Summary.Stages[1].BytesPerSecond))
-		Expect(testutil.ToFloat64(benchmarkDuration.With(labels))).To(BeNumerically("==", st.Summary.Stages[1].Duration.Seconds()))
+		labels := map[string]string{"namespace": ns, "cluster": "tera", "workload": "TeraSort", "stage": "terasort"}
+		Expect(gauge("hadoopceph_benchmark_throughput_bytes_per_second", labels)).To(BeNumerically("==", st.Summary.Stages[1].BytesPerSecond))
+		Expect(gauge("hadoopceph_benchmark_duration_seconds", labels)).To(BeNumerically("==", st.Summary.Stages[1].Duration.Seconds()))
 
 		By("writing nothing more, even when reconciled again")
-		settled := benchmarkRun(run)(Default).ResourceVersion
-		Consistently(func(g Gomega) string { return benchmarkRun(run)(g).ResourceVersion }, 2*time.Second).Should(Equal(settled))
+		settled := fresh(run)(Default).ResourceVersion
+		Consistently(func(g Gomega) string { return fresh(run)(g).ResourceVersion }, 2*time.Second).Should(Equal(settled))
 		// A patch of metadata alone: a typed Update would send spec.deadline back as
 		// "24h0m0s", which the immutability rule sees as a change from "24h".
-		touched := benchmarkRun(run)(Default)
+		touched := fresh(run)(Default)
 		Expect(k8sClient.Patch(ctx, touched, client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"annotations":{"example.com/touch":"1"}}}`)))).To(Succeed())
-		Consistently(func(g Gomega) string { return benchmarkRun(run)(g).ResourceVersion }, 2*time.Second).Should(Equal(touched.ResourceVersion))
+		Consistently(func(g Gomega) string { return fresh(run)(g).ResourceVersion }, 2*time.Second).Should(Equal(touched.ResourceVersion))
 	})
 
 	It("runs TestDFSIO write then read, and reads every ingest client's report", func() {
@@ -107,7 +108,7 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 			playStage(dfsio, s.stage, 1, report(s.report))
 		}
 		Eventually(runPhase(dfsio)).Should(Equal(v1alpha1.BenchmarkPhaseSucceeded))
-		st := benchmarkRun(dfsio)(Default).Status
+		st := fresh(dfsio)(Default).Status
 		Expect(st.Stages).To(HaveLen(2))
 		Expect(st.Stages[0].TestDFSIO).NotTo(BeNil())
 		Expect(st.Stages[1].TestDFSIO).NotTo(BeNil())
@@ -121,7 +122,7 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		Expect(*job.Spec.Completions).To(Equal(int32(2)))
 		playStage(ingest, v1alpha1.StageIngest, 1, report("ingest"), report("ingest"))
 		Eventually(runPhase(ingest)).Should(Equal(v1alpha1.BenchmarkPhaseSucceeded))
-		res := benchmarkRun(ingest)(Default).Status.Stages[0]
+		res := fresh(ingest)(Default).Status.Stages[0]
 		Expect(res.Ingest.Clients).To(Equal(int32(2)))
 		Expect(res.Ingest.Puts).To(Equal(int32(6)))
 		Expect(res.Bytes).To(Equal(int64(6 * 8388608)))
@@ -134,14 +135,14 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		playStage(run, v1alpha1.StageTeraSort, 1, report("terasort"))
 		playStage(run, v1alpha1.StageTeraValidate, 1, report("teravalidate-unsorted"))
 
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/ValidationFailed"))
-		st := benchmarkRun(run)(Default).Status
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/ValidationFailed"))
+		st := fresh(run)(Default).Status
 		Expect(st.Phase).To(Equal(v1alpha1.BenchmarkPhaseFailed))
 		Expect(st.CompletionTime).NotTo(BeNil())
 		Expect(st.Stages[2].Phase).To(Equal(v1alpha1.StagePhaseFailed))
 		Expect(st.Stages[2].TeraValidate.FirstError).To(ContainSubstring("misorder"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(HavePrefix("stage teravalidate of repetition 1 failed: TeraValidate reported"))
-		Expect(runEvents(run)(Default)).To(ContainElements(v1alpha1.EventReasonStageFailed, v1alpha1.ReasonValidationFailed))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(HavePrefix("stage teravalidate of repetition 1 failed: TeraValidate reported"))
+		Expect(eventReasons(run)(Default)).To(ContainElements(v1alpha1.EventReasonStageFailed, v1alpha1.ReasonValidationFailed))
 	})
 
 	It("fails a Grep whose input path does not exist, naming the path", func() {
@@ -155,8 +156,8 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 			r["stage"], r["missing"] = "grep", "/datasets/gone"
 		}))
 
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/InputPathNotFound"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("input path /datasets/gone does not exist"))
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/InputPathNotFound"))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("input path /datasets/gone does not exist"))
 		Expect(runPhase(run)(Default)).To(Equal(v1alpha1.BenchmarkPhaseFailed))
 	})
 
@@ -166,8 +167,8 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		job := stageJob(run, v1alpha1.StageWordCount, 1)
 		playPod(job, 0, 137, "java.lang.OutOfMemoryError: Java heap space")
 		finishJob(job, false, "")
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/ResultUnreadable"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("OutOfMemoryError"))
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/ResultUnreadable"))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("OutOfMemoryError"))
 	})
 
 	It("runs one run at a time per cluster and compares a run with its baseline", func() {
@@ -178,10 +179,10 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		})
 
 		By("queueing the second run behind the first")
-		Eventually(runCondition(second, v1alpha1.ConditionReady)).Should(Equal("False/Queued"))
+		Eventually(condition(second, v1alpha1.ConditionReady)).Should(Equal("False/Queued"))
 		Expect(runPhase(second)(Default)).To(Equal(v1alpha1.BenchmarkPhaseQueued))
-		Expect(runMessage(second, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("BenchmarkRun a-first"))
-		Eventually(runCondition(second, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotSucceeded"))
+		Expect(conditionMessage(second, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("BenchmarkRun a-first"))
+		Eventually(condition(second, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotSucceeded"))
 		job := stageJob(first, v1alpha1.StageWordCount, 1)
 		expectBuilderJob(first, hc, job, benchmark.Step{Stage: v1alpha1.StageWordCount, Repetition: 1})
 		Consistently(func() error {
@@ -198,8 +199,8 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		}))
 
 		By("comparing it with the baseline")
-		Eventually(runCondition(second, v1alpha1.ConditionBaselineCompared)).Should(Equal("True/Compared"))
-		st := benchmarkRun(second)(Default).Status
+		Eventually(condition(second, v1alpha1.ConditionBaselineCompared)).Should(Equal("True/Compared"))
+		st := fresh(second)(Default).Status
 		Expect(st.Baseline).NotTo(BeNil())
 		Expect(st.Baseline.Name).To(Equal("a-first"))
 		Expect(st.Baseline.Ratio).To(Equal("0.50x"))
@@ -211,10 +212,10 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		run := createRun(ns, "counting", "nowhere", wordCount, func(s *v1alpha1.BenchmarkRunSpec) {
 			s.BaselineRef = &v1alpha1.LocalObjectReference{Name: "sorting"}
 		})
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/BaselineWorkloadMismatch"))
-		Expect(runCondition(run, v1alpha1.ConditionBaselineCompared)(Default)).To(Equal("False/BaselineWorkloadMismatch"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("BenchmarkRun sorting, which runs TeraSort, not WordCount"))
-		st := benchmarkRun(run)(Default).Status
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/BaselineWorkloadMismatch"))
+		Expect(condition(run, v1alpha1.ConditionBaselineCompared)(Default)).To(Equal("False/BaselineWorkloadMismatch"))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("BenchmarkRun sorting, which runs TeraSort, not WordCount"))
+		st := fresh(run)(Default).Status
 		Expect(st.Phase).To(Equal(v1alpha1.BenchmarkPhaseFailed))
 		Expect(st.StartTime).To(BeNil())
 		Expect(st.Stages).To(BeEmpty())
@@ -224,8 +225,8 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		run := createRun(ns, "lonely", "nowhere", wordCount, func(s *v1alpha1.BenchmarkRunSpec) {
 			s.BaselineRef = &v1alpha1.LocalObjectReference{Name: "absent"}
 		})
-		Eventually(runCondition(run, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotFound"))
-		Expect(runMessage(run, v1alpha1.ConditionBaselineCompared)(Default)).To(ContainSubstring("BenchmarkRun absent"))
+		Eventually(condition(run, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotFound"))
+		Expect(conditionMessage(run, v1alpha1.ConditionBaselineCompared)(Default)).To(ContainSubstring("BenchmarkRun absent"))
 		Expect(runPhase(run)(Default)).To(Equal(v1alpha1.BenchmarkPhasePending))
 	})
 
@@ -239,7 +240,7 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 			playStage(run, v1alpha1.StageCleanup, rep, cleanupReport())
 		}
 		Eventually(runPhase(run)).Should(Equal(v1alpha1.BenchmarkPhaseSucceeded))
-		st := benchmarkRun(run)(Default).Status
+		st := fresh(run)(Default).Status
 		Expect(st.Stages).To(HaveLen(4))
 		Expect(st.Progress.Steps).To(Equal(int32(4)))
 		Expect(st.Summary.Repetitions).To(Equal(int32(2)))
@@ -248,21 +249,21 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 
 	It("waits in Pending for a cluster that does not exist yet", func() {
 		run := createRun(ns, "early", "later", wordCount)
-		Eventually(runCondition(run, v1alpha1.ConditionClusterReady)).Should(Equal("False/HadoopClusterNotFound"))
-		Expect(runMessage(run, v1alpha1.ConditionClusterReady)(Default)).To(ContainSubstring("HadoopCluster later does not exist in namespace " + ns))
+		Eventually(condition(run, v1alpha1.ConditionClusterReady)).Should(Equal("False/HadoopClusterNotFound"))
+		Expect(conditionMessage(run, v1alpha1.ConditionClusterReady)(Default)).To(ContainSubstring("HadoopCluster later does not exist in namespace " + ns))
 		Expect(runPhase(run)(Default)).To(Equal(v1alpha1.BenchmarkPhasePending))
-		Expect(runEvents(run)(Default)).To(ContainElement(v1alpha1.ReasonHadoopClusterNotFound))
+		Expect(eventReasons(run)(Default)).To(ContainElement(v1alpha1.ReasonHadoopClusterNotFound))
 
-		waiting := benchmarkRun(run)(Default).ResourceVersion
-		Consistently(func(g Gomega) string { return benchmarkRun(run)(g).ResourceVersion }, time.Second).Should(Equal(waiting))
+		waiting := fresh(run)(Default).ResourceVersion
+		Consistently(func(g Gomega) string { return fresh(run)(g).ResourceVersion }, time.Second).Should(Equal(waiting))
 
 		readyExternalBackend(ns, "later-ceph")
 		hc := createCluster(ns, "later", "later-ceph")
-		Eventually(runCondition(run, v1alpha1.ConditionClusterReady)).Should(Equal("False/HadoopClusterNotReady"))
+		Eventually(condition(run, v1alpha1.ConditionClusterReady)).Should(Equal("False/HadoopClusterNotReady"))
 		Expect(runPhase(run)(Default)).To(Equal(v1alpha1.BenchmarkPhasePending))
 		playClusterReady(hc)
 		stageJob(run, v1alpha1.StageWordCount, 1)
-		Eventually(runCondition(run, v1alpha1.ConditionClusterReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(run, v1alpha1.ConditionClusterReady)).Should(Equal("True/Reconciled"))
 		Eventually(runPhase(run)).Should(Equal(v1alpha1.BenchmarkPhaseRunning))
 	})
 
@@ -277,8 +278,8 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		}
 		Expect(k8sClient.Create(ctx, foreign)).To(Succeed())
 		run := createRun(ns, "mine", "taken", wordCount)
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/StageFailed"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("Job mine-wordcount-r1 exists and is not controlled by this run"))
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/StageFailed"))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("Job mine-wordcount-r1 exists and is not controlled by this run"))
 		Consistently(func() error { return managerCache.Get(ctx, client.ObjectKeyFromObject(foreign), &batchv1.Job{}) }, time.Second).
 			Should(Satisfy(apierrors.IsNotFound))
 
@@ -299,29 +300,29 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 
 		By("stopping the stage when the deadline passes while it runs")
 		Eventually(func(g Gomega) {
-			late := benchmarkRun(run)(g)
+			late := fresh(run)(g)
 			g.Expect(late.Status.StartTime).NotTo(BeNil())
 			late.Status.StartTime = &metav1.Time{Time: time.Now().Add(-2 * time.Minute)}
 			g.Expect(k8sClient.Status().Update(ctx, late)).To(Succeed())
 		}).Should(Succeed())
-		Eventually(runCondition(run, v1alpha1.ConditionReady)).Should(Equal("False/DeadlineExceeded"))
-		Expect(runMessage(run, v1alpha1.ConditionReady)(Default)).To(Equal("spec.deadline (1m0s) passed during stage wordcount of repetition 1"))
+		Eventually(condition(run, v1alpha1.ConditionReady)).Should(Equal("False/DeadlineExceeded"))
+		Expect(conditionMessage(run, v1alpha1.ConditionReady)(Default)).To(Equal("spec.deadline (1m0s) passed during stage wordcount of repetition 1"))
 		Eventually(gone(job)).Should(Succeed())
 
 		By("failing a run whose Job the Job controller stopped at its deadline")
 		other := createRun(ns, "stopped", "slow", wordCount)
 		finishJob(stageJob(other, v1alpha1.StageWordCount, 1), false, batchv1.JobReasonDeadlineExceeded)
-		Eventually(runCondition(other, v1alpha1.ConditionReady)).Should(Equal("False/DeadlineExceeded"))
-		Expect(benchmarkRun(other)(Default).Status.Stages[0].Phase).To(Equal(v1alpha1.StagePhaseFailed))
+		Eventually(condition(other, v1alpha1.ConditionReady)).Should(Equal("False/DeadlineExceeded"))
+		Expect(fresh(other)(Default).Status.Stages[0].Phase).To(Equal(v1alpha1.StagePhaseFailed))
 	})
 })
 
 // expectBuilderJob checks that job is internal/benchmark's Job of step, owned by run.
 func expectBuilderJob(run *v1alpha1.BenchmarkRun, hc *v1alpha1.HadoopCluster, job *batchv1.Job, step benchmark.Step) {
 	GinkgoHelper()
-	current := benchmarkRun(run)(Default)
-	cluster := cluster(hc)(Default)
-	sb := backend(&v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}})(Default)
+	current := fresh(run)(Default)
+	cluster := fresh(hc)(Default)
+	sb := fresh(&v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}})(Default)
 	want, err := benchmark.Job(benchmark.Input{
 		Run: current,
 		Cluster: hadoop.Input{Cluster: cluster, Storage: hadoop.Storage{
@@ -348,4 +349,31 @@ func expectBuilderJob(run *v1alpha1.BenchmarkRun, hc *v1alpha1.HadoopCluster, jo
 	Expect(got.Image).To(Equal(wanted.Image))
 	Expect(got.Command).To(Equal(wanted.Command))
 	Expect(got.Args).To(Equal(wanted.Args))
+}
+
+// gauge reads a gauge the operator publishes, as a scrape of its metrics would.
+func gauge(name string, labels map[string]string) float64 {
+	GinkgoHelper()
+	families, err := metrics.Registry.Gather()
+	Expect(err).NotTo(HaveOccurred())
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	metric:
+		for _, m := range f.GetMetric() {
+			got := map[string]string{}
+			for _, l := range m.GetLabel() {
+				got[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if got[k] != v {
+					continue metric
+				}
+			}
+			return m.GetGauge().GetValue()
+		}
+	}
+	Fail(fmt.Sprintf("no gauge %s with labels %v", name, labels))
+	return 0
 }

@@ -4,18 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
 	. "github.com/onsi/gomega"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
@@ -39,7 +35,7 @@ func playClusterReady(hc *v1alpha1.HadoopCluster) *v1alpha1.HadoopCluster {
 		Eventually(get(obj)).Should(Succeed())
 	}
 	playAllReady(hc)
-	Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+	Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 	return hc
 }
 
@@ -73,51 +69,8 @@ func wordCount(s *v1alpha1.BenchmarkRunSpec) {
 	s.WordCount = &v1alpha1.WordCountWorkload{InputPath: "/datasets/words"}
 }
 
-// benchmarkRun reads run and returns it for assertions.
-func benchmarkRun(run *v1alpha1.BenchmarkRun) func(Gomega) *v1alpha1.BenchmarkRun {
-	return func(g Gomega) *v1alpha1.BenchmarkRun {
-		out := &v1alpha1.BenchmarkRun{}
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(run), out)).To(Succeed())
-		return out
-	}
-}
-
 func runPhase(run *v1alpha1.BenchmarkRun) func(Gomega) v1alpha1.BenchmarkPhase {
-	return func(g Gomega) v1alpha1.BenchmarkPhase { return benchmarkRun(run)(g).Status.Phase }
-}
-
-// runCondition reads one condition of run as "Status/Reason", or "" when absent.
-func runCondition(run *v1alpha1.BenchmarkRun, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(benchmarkRun(run)(g).Status.Conditions, conditionType)
-		if c == nil {
-			return ""
-		}
-		return string(c.Status) + "/" + c.Reason
-	}
-}
-
-func runMessage(run *v1alpha1.BenchmarkRun, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(benchmarkRun(run)(g).Status.Conditions, conditionType)
-		g.Expect(c).NotTo(BeNil())
-		return c.Message
-	}
-}
-
-// runEvents lists the reasons of the events about run, each once.
-func runEvents(run *v1alpha1.BenchmarkRun) func(Gomega) []string {
-	return func(g Gomega) []string {
-		list := &eventsv1.EventList{}
-		g.Expect(k8sClient.List(ctx, list, client.InNamespace(run.Namespace))).To(Succeed())
-		var reasons []string
-		for _, e := range list.Items {
-			if e.Regarding.Kind == "BenchmarkRun" && e.Regarding.Name == run.Name && !slices.Contains(reasons, e.Reason) {
-				reasons = append(reasons, e.Reason)
-			}
-		}
-		return reasons
-	}
+	return func(g Gomega) v1alpha1.BenchmarkPhase { return fresh(run)(g).Status.Phase }
 }
 
 // stageJob waits for the Job of one stage of run.

@@ -3,7 +3,6 @@ package controllers
 import (
 	"fmt"
 	"reflect"
-	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -36,7 +35,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		for _, obj := range objs.All() {
 			Eventually(get(obj)).Should(Succeed())
 		}
-		owner := cluster(hc)(Default)
+		owner := fresh(hc)(Default)
 		for _, obj := range objs.All() {
 			ref := metav1.GetControllerOf(obj)
 			Expect(ref).NotTo(BeNil(), "%s has no controller", obj.GetName())
@@ -45,7 +44,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			Expect(ref.BlockOwnerDeletion).To(HaveValue(BeTrue()))
 		}
 
-		st := backend(sb)(Default).Status
+		st := fresh(sb)(Default).Status
 		storage.Filesystem, storage.RootPath, storage.ClientID = st.FilesystemName, st.RootPath, st.ClientID
 		storage.ClientConfigSecret, storage.ClientConfigHash = st.ClientConfigSecret, st.ClientConfigHash
 		want, err := hadoop.Build(hadoop.Input{Cluster: owner, Storage: storage})
@@ -103,14 +102,14 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 
 		hc := createCluster(ns, "analytics", "replicated")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		expectGraph(hc, sb, hadoop.Storage{RookNamespace: rookNs})
 
-		Expect(clusterCondition(hc, v1alpha1.ConditionStorageReady)(Default)).To(Equal("True/Reconciled"))
-		Expect(clusterCondition(hc, v1alpha1.ConditionNetworkReady)(Default)).To(Equal("True/Reconciled"))
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("False/PodsNotReady"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionReady)(Default)).To(HavePrefix(v1alpha1.ConditionResourceManagerReady + ": 0/1 pods"))
-		st := cluster(hc)(Default).Status
+		Expect(condition(hc, v1alpha1.ConditionStorageReady)(Default)).To(Equal("True/Reconciled"))
+		Expect(condition(hc, v1alpha1.ConditionNetworkReady)(Default)).To(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("False/PodsNotReady"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionReady)(Default)).To(HavePrefix(v1alpha1.ConditionResourceManagerReady + ": 0/1 pods"))
+		st := fresh(hc)(Default).Status
 		Expect(st.ResourceManagerAddress).To(Equal("analytics-resourcemanager." + ns + ".svc:8032"))
 		Expect(st.ResourceManagerWebURL).To(Equal("http://analytics-resourcemanager." + ns + ".svc:8088"))
 		Expect(st.JobHistoryWebURL).To(Equal("http://analytics-jobhistory." + ns + ".svc:19888"))
@@ -119,15 +118,15 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 
 		By("becoming Ready once every pod is")
 		playAllReady(hc)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
-		st = cluster(hc)(Default).Status
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		st = fresh(hc)(Default).Status
 		Expect(st.NodeManagers).To(Equal("1/1"))
 		Expect(st.ReadyNodeManagers).To(BeEquivalentTo(1))
 		Expect(st.NodeManagerReplicas).To(BeEquivalentTo(1))
 		Expect(st.DesiredNodeManagers).To(BeEquivalentTo(1))
-		Expect(st.ObservedGeneration).To(Equal(cluster(hc)(Default).Generation))
-		Expect(clusterMessage(hc, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("analytics-resourcemanager." + ns + ".svc:8032"))
-		Eventually(clusterEvents(hc)).Should(ContainElements("Normal/Created", "Normal/Reconciled"))
+		Expect(st.ObservedGeneration).To(Equal(fresh(hc)(Default).Generation))
+		Expect(conditionMessage(hc, v1alpha1.ConditionReady)(Default)).To(ContainSubstring("analytics-resourcemanager." + ns + ".svc:8032"))
+		Eventually(events(hc)).Should(ContainElements("Normal/Created", "Normal/Reconciled"))
 	})
 
 	It("runs on an erasure-coded Rook backend and joins Rook's public network", func() {
@@ -141,13 +140,13 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 
 		hc := createCluster(ns, "terasort", "erasure")
 		By("reporting Rook's public network, which every Hadoop pod joins, until it exists")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/NetworkAttachmentNotFound"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(rookNs + "/public-net"))
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("False/NetworkAttachmentNotFound"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/NetworkAttachmentNotFound"))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/NetworkAttachmentNotFound"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(rookNs + "/public-net"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("False/NetworkAttachmentNotFound"))
+		Eventually(events(hc)).Should(ContainElement("Warning/NetworkAttachmentNotFound"))
 
 		By("applying the children all the same, so the pods start once the network appears")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		objs := expectGraph(hc, sb, hadoop.Storage{
 			RookNamespace: rookNs,
 			PublicNetwork: &v1alpha1.NetworkAttachment{Name: "public-net", Namespace: rookNs},
@@ -158,23 +157,23 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		Expect(objs.ConfigMap.Data[hadoop.FileCoreSite]).To(ContainSubstring("/volumes/hadoop"))
 
 		createNetworkAttachment(rookNs, "public-net")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
 	})
 
 	It("rolls every pod on a configuration change, and changes only the replicas when scaled", func() {
 		readyExternalBackend(ns, "ext")
 		hc := createCluster(ns, "rolling", "ext")
 		objs := childrenOf(hc)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
-		before := cluster(hc)(Default).Status.ConfigHash
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		before := fresh(hc)(Default).Status.ConfigHash
 		Expect(before).NotTo(BeEmpty())
 
 		By("rolling the pods of every component to a configuration override")
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) {
 			s.Config.YarnSite = map[string]string{"yarn.nodemanager.delete.debug-delay-sec": "600"}
 		})
-		Eventually(func(g Gomega) string { return cluster(hc)(g).Status.ConfigHash }).ShouldNot(Equal(before))
-		after := cluster(hc)(Default).Status.ConfigHash
+		Eventually(func(g Gomega) string { return fresh(hc)(g).Status.ConfigHash }).ShouldNot(Equal(before))
+		after := fresh(hc)(Default).Status.ConfigHash
 		Expect(get(objs.ConfigMap)()).To(Succeed())
 		Expect(objs.ConfigMap.Data[hadoop.FileYarnSite]).To(ContainSubstring("yarn.nodemanager.delete.debug-delay-sec"))
 		for _, sts := range objs.StatefulSets() {
@@ -183,7 +182,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 				return sts.Spec.Template.Annotations[hadoop.ConfigHashAnnotation]
 			}).Should(Equal(after), sts.Name)
 		}
-		Eventually(clusterEvents(hc)).Should(ContainElement("Normal/ConfigChanged"))
+		Eventually(events(hc)).Should(ContainElement("Normal/ConfigChanged"))
 
 		By("scaling through the scale subresource, as kubectl scale does")
 		others := []client.Object{objs.ServiceAccount, objs.ConfigMap, objs.ResourceManager, objs.ResourceManagerService,
@@ -193,19 +192,19 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		template := objs.NodeManagers.Spec.Template.DeepCopy()
 
 		scale := &autoscalingv1.Scale{}
-		Expect(k8sClient.SubResource("scale").Get(ctx, cluster(hc)(Default), scale)).To(Succeed())
-		Expect(scale.Status.Selector).To(Equal(cluster(hc)(Default).Status.NodeManagerSelector))
+		Expect(k8sClient.SubResource("scale").Get(ctx, fresh(hc)(Default), scale)).To(Succeed())
+		Expect(scale.Status.Selector).To(Equal(fresh(hc)(Default).Status.NodeManagerSelector))
 		scale.Spec.Replicas = 4
-		Expect(k8sClient.SubResource("scale").Update(ctx, cluster(hc)(Default), client.WithSubResourceBody(scale))).To(Succeed())
+		Expect(k8sClient.SubResource("scale").Update(ctx, fresh(hc)(Default), client.WithSubResourceBody(scale))).To(Succeed())
 
 		Eventually(func(g Gomega) *int32 {
 			g.Expect(get(objs.NodeManagers)()).To(Succeed())
 			return objs.NodeManagers.Spec.Replicas
 		}).Should(HaveValue(BeEquivalentTo(4)))
 		Expect(objs.NodeManagers.Spec.Template).To(Equal(*template), "scaling must not change the pod template")
-		Eventually(func(g Gomega) string { return cluster(hc)(g).Status.NodeManagers }).Should(Equal("0/4"))
+		Eventually(func(g Gomega) string { return fresh(hc)(g).Status.NodeManagers }).Should(Equal("0/4"))
 		Consistently(func(g Gomega) map[string]string { return resourceVersions(g, others...) }, time.Second, 200*time.Millisecond).Should(Equal(settled))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Normal/Scaled"))
+		Eventually(events(hc)).Should(ContainElement("Normal/Scaled"))
 	})
 
 	It("removes the JobHistory server when it is disabled, and is Ready without it", func() {
@@ -218,23 +217,23 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.JobHistory.Enabled = ptr.To(false) })
 		Eventually(gone(objs.JobHistory)).Should(Succeed())
 		Eventually(gone(objs.JobHistoryService)).Should(Succeed())
-		Eventually(clusterCondition(hc, v1alpha1.ConditionJobHistoryReady)).Should(Equal("False/Disabled"))
-		Expect(cluster(hc)(Default).Status.JobHistoryWebURL).To(BeEmpty())
-		Eventually(clusterEvents(hc)).Should(ContainElement("Normal/Deleted"))
+		Eventually(condition(hc, v1alpha1.ConditionJobHistoryReady)).Should(Equal("False/Disabled"))
+		Expect(fresh(hc)(Default).Status.JobHistoryWebURL).To(BeEmpty())
+		Eventually(events(hc)).Should(ContainElement("Normal/Deleted"))
 
 		for _, sts := range []client.Object{objs.ResourceManager, objs.NodeManagers} {
 			Expect(get(sts)()).To(Succeed())
 		}
 		playStatefulSet(objs.ResourceManager, 1)
 		playStatefulSet(objs.NodeManagers, 1)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 	})
 
 	It("leaves a child labelled do-not-reconcile as it is", func() {
 		readyExternalBackend(ns, "ext")
 		hc := createCluster(ns, "pinned", "ext")
 		objs := childrenOf(hc)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		Eventually(func(g Gomega) {
 			g.Expect(get(objs.NodeManagers)()).To(Succeed())
 			objs.NodeManagers.Labels[naming.LabelDoNotReconcile] = "true"
@@ -254,8 +253,8 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			g.Expect(get(objs.NodeManagers)()).To(Succeed())
 			return objs.NodeManagers.Spec.Template.Annotations[hadoop.ConfigHashAnnotation] + "/" + fmt.Sprint(*objs.NodeManagers.Spec.Replicas)
 		}, time.Second).Should(Equal(pinned + "/1"))
-		Expect(clusterCondition(hc, v1alpha1.ConditionConfigReady)(Default)).To(Equal("True/Reconciled"))
-		Expect(cluster(hc)(Default).Status.DesiredNodeManagers).To(BeEquivalentTo(1), "status reports the StatefulSet as it is")
+		Expect(condition(hc, v1alpha1.ConditionConfigReady)(Default)).To(Equal("True/Reconciled"))
+		Expect(fresh(hc)(Default).Status.DesiredNodeManagers).To(BeEquivalentTo(1), "status reports the StatefulSet as it is")
 	})
 
 	It("refuses a spec it cannot build, names the fields and changes nothing until it is fixed", func() {
@@ -264,20 +263,20 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			s.ResourceManager.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("64Mi")}}
 			s.NodeManagers.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("3Gi")}}
 		})
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("False/InvalidSpec"))
-		message := clusterMessage(hc, v1alpha1.ConditionConfigReady)(Default)
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("False/InvalidSpec"))
+		message := conditionMessage(hc, v1alpha1.ConditionConfigReady)(Default)
 		Expect(message).To(ContainSubstring("spec.resourceManager.resources"))
 		Expect(message).To(ContainSubstring("spec.nodeManagers.resources"))
-		Expect(clusterCondition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/InvalidSpec"))
-		Expect(cluster(hc)(Default).Status.ObservedGeneration).To(Equal(cluster(hc)(Default).Generation))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/InvalidSpec"))
+		Expect(condition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/InvalidSpec"))
+		Expect(fresh(hc)(Default).Status.ObservedGeneration).To(Equal(fresh(hc)(Default).Generation))
+		Eventually(events(hc)).Should(ContainElement("Warning/InvalidSpec"))
 		Consistently(get(childrenOf(hc).ConfigMap), time.Second).ShouldNot(Succeed())
 
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) {
 			s.ResourceManager.Resources = corev1.ResourceRequirements{}
 			s.NodeManagers.Resources = corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")}}
 		})
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		Eventually(get(childrenOf(hc).NodeManagers)).Should(Succeed())
 	})
 
@@ -289,9 +288,9 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		}
 		Expect(k8sClient.Create(ctx, taken)).To(Succeed())
 		hc := createCluster(ns, "taken", "ext")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("False/ChildConflict"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionConfigReady)(Default)).To(ContainSubstring("Service " + ns + "/taken-resourcemanager"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/ChildConflict"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("False/ChildConflict"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionConfigReady)(Default)).To(ContainSubstring("Service " + ns + "/taken-resourcemanager"))
+		Eventually(events(hc)).Should(ContainElement("Warning/ChildConflict"))
 		Eventually(get(childrenOf(hc).NodeManagers)).Should(Succeed())
 		Expect(get(taken)()).To(Succeed())
 		Expect(taken.OwnerReferences).To(BeEmpty())
@@ -310,32 +309,4 @@ func settledVersions(objs ...client.Object) map[string]string {
 		return settled
 	}).WithPolling(500 * time.Millisecond).Should(BeTrue())
 	return last
-}
-
-func TestApplyConfigurationDropsStatusAndNulls(t *testing.T) {
-	obj := map[string]any{
-		"metadata": map[string]any{"name": "x", "creationTimestamp": nil},
-		"spec": map[string]any{
-			"template": map[string]any{"metadata": map[string]any{"creationTimestamp": nil}},
-			"volumeClaimTemplates": []any{map[string]any{
-				"metadata": map[string]any{"name": "data"},
-				"status":   map[string]any{},
-			}},
-			"volumes": []any{map[string]any{"name": "tmp", "emptyDir": map[string]any{}}},
-		},
-		"status": map[string]any{"replicas": int64(0)},
-	}
-	want := map[string]any{
-		"metadata": map[string]any{"name": "x"},
-		"spec": map[string]any{
-			"template": map[string]any{"metadata": map[string]any{}},
-			"volumeClaimTemplates": []any{map[string]any{
-				"metadata": map[string]any{"name": "data"},
-			}},
-			"volumes": []any{map[string]any{"name": "tmp", "emptyDir": map[string]any{}}},
-		},
-	}
-	if got := applyConfiguration(obj); !reflect.DeepEqual(got, want) {
-		t.Errorf("applyConfiguration = %v, want %v", got, want)
-	}
 }

@@ -25,14 +25,14 @@ var _ = Describe("HadoopCluster components", Label("envtest"), func() {
 		}
 		playStatefulSet(objs.ResourceManager, 1)
 		playStatefulSet(objs.JobHistory, 1)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionResourceManagerReady)).Should(Equal("True/Reconciled"))
-		Eventually(clusterCondition(hc, v1alpha1.ConditionJobHistoryReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionResourceManagerReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionJobHistoryReady)).Should(Equal("True/Reconciled"))
 
 		By("counting pods that start")
 		playStatefulSet(objs.NodeManagers, 1)
-		Eventually(clusterMessage(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("1/2 pods of StatefulSet busy-nodemanager ready"))
-		Expect(clusterCondition(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(Equal("False/PodsNotReady"))
-		Expect(cluster(hc)(Default).Status.NodeManagers).To(Equal("1/2"))
+		Eventually(conditionMessage(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("1/2 pods of StatefulSet busy-nodemanager ready"))
+		Expect(condition(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(Equal("False/PodsNotReady"))
+		Expect(fresh(hc)(Default).Status.NodeManagers).To(Equal("1/2"))
 
 		By("passing on what the scheduler says of a pod it cannot place")
 		pod := &corev1.Pod{
@@ -47,11 +47,11 @@ var _ = Describe("HadoopCluster components", Label("envtest"), func() {
 			Message: "0/3 nodes are available: 3 Insufficient rdma/hca.",
 		}}
 		Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/Unschedulable"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(Equal(
+		Eventually(condition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/Unschedulable"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(Equal(
 			"pod busy-nodemanager-1 cannot be scheduled: 0/3 nodes are available: 3 Insufficient rdma/hca."))
-		Expect(clusterCondition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/Unschedulable"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/Unschedulable"))
+		Expect(condition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/Unschedulable"))
+		Eventually(events(hc)).Should(ContainElement("Warning/Unschedulable"))
 
 		By("reporting a rollout once the pod is placed")
 		pod.Status.Conditions[0] = corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}
@@ -65,11 +65,11 @@ var _ = Describe("HadoopCluster components", Label("envtest"), func() {
 			}
 			g.Expect(k8sClient.Status().Update(ctx, sts)).To(Succeed())
 		}).Should(Succeed())
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/RollingUpdate"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(ContainSubstring("1/2 pods updated, 2 ready"))
+		Eventually(condition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/RollingUpdate"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNodeManagersReady)(Default)).To(ContainSubstring("1/2 pods updated, 2 ready"))
 
 		playStatefulSet(objs.NodeManagers, 2)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
-		Expect(cluster(hc)(Default).Status.NodeManagers).To(Equal("2/2"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		Expect(fresh(hc)(Default).Status.NodeManagers).To(Equal("2/2"))
 	})
 })

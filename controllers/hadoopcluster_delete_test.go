@@ -28,7 +28,7 @@ var _ = Describe("HadoopCluster deletion", Label("envtest"), func() {
 		for _, obj := range objs.All() {
 			Eventually(get(obj)).Should(Succeed())
 		}
-		uid := cluster(hc)(Default).UID
+		uid := fresh(hc)(Default).UID
 
 		storage := []client.Object{
 			&v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "lake"}},

@@ -2,14 +2,11 @@ package controllers
 
 import (
 	"fmt"
-	"slices"
 
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -78,55 +75,10 @@ func createCluster(ns, name, backend string, mutate ...func(*v1alpha1.HadoopClus
 	return hc
 }
 
-// cluster reads hc and returns it for assertions.
-func cluster(hc *v1alpha1.HadoopCluster) func(Gomega) *v1alpha1.HadoopCluster {
-	return func(g Gomega) *v1alpha1.HadoopCluster {
-		out := &v1alpha1.HadoopCluster{}
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), out)).To(Succeed())
-		return out
-	}
-}
-
-// clusterCondition reads one condition of hc as "Status/Reason", or "" when absent.
-func clusterCondition(hc *v1alpha1.HadoopCluster, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(cluster(hc)(g).Status.Conditions, conditionType)
-		if c == nil {
-			return ""
-		}
-		return string(c.Status) + "/" + c.Reason
-	}
-}
-
-// clusterMessage reads the message of one condition of hc.
-func clusterMessage(hc *v1alpha1.HadoopCluster, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(cluster(hc)(g).Status.Conditions, conditionType)
-		g.Expect(c).NotTo(BeNil())
-		return c.Message
-	}
-}
-
-// clusterEvents lists "<type>/<reason>" of the events about hc, each once, in order.
-func clusterEvents(hc *v1alpha1.HadoopCluster) func(Gomega) []string {
-	return func(g Gomega) []string {
-		list := &eventsv1.EventList{}
-		g.Expect(k8sClient.List(ctx, list, client.InNamespace(hc.Namespace))).To(Succeed())
-		slices.SortStableFunc(list.Items, func(a, b eventsv1.Event) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
-		var out []string
-		for _, e := range list.Items {
-			if e.Regarding.Kind == "HadoopCluster" && e.Regarding.Name == hc.Name && !slices.Contains(out, e.Type+"/"+e.Reason) {
-				out = append(out, e.Type+"/"+e.Reason)
-			}
-		}
-		return out
-	}
-}
-
 // updateCluster changes hc's spec the way a user would, retrying on conflicts.
 func updateCluster(hc *v1alpha1.HadoopCluster, change func(*v1alpha1.HadoopClusterSpec)) {
 	Eventually(func(g Gomega) {
-		current := cluster(hc)(g)
+		current := fresh(hc)(g)
 		change(&current.Spec)
 		g.Expect(k8sClient.Update(ctx, current)).To(Succeed())
 	}).Should(Succeed())

@@ -1,22 +1,16 @@
 package controllers
 
 import (
-	"context"
-	"strings"
-	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -37,11 +31,11 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 			}
 			s.Network.DataInterface = "ib1"
 		})
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/NetworkAttachmentNotFound"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/NetworkAttachmentNotFound"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(
 			"no NetworkAttachmentDefinition " + ns + "/ib-hadoop, " + other + "/tengig"))
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("False/NetworkAttachmentNotFound"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/NetworkAttachmentNotFound"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("False/NetworkAttachmentNotFound"))
+		Eventually(events(hc)).Should(ContainElement("Warning/NetworkAttachmentNotFound"))
 
 		By("applying the NodeManagers with their attachments all the same")
 		nm := childrenOf(hc).NodeManagers
@@ -50,10 +44,10 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 			`[{"name":"ib-hadoop","interface":"ib1"},{"name":"tengig","namespace":"` + other + `"}]`))
 
 		createNetworkAttachment(ns, "ib-hadoop")
-		Eventually(clusterMessage(hc, v1alpha1.ConditionNetworkReady)).Should(Equal(
+		Eventually(conditionMessage(hc, v1alpha1.ConditionNetworkReady)).Should(Equal(
 			"no NetworkAttachmentDefinition " + other + "/tengig: the pods cannot join these networks until they are created (or removed from spec.network.attachments)"))
 		createNetworkAttachment(other, "tengig")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
 	})
 
 	It("reports an extended resource no node offers until one does", func() {
@@ -61,9 +55,9 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 		hc := createCluster(ns, "rdma", "ext", func(s *v1alpha1.HadoopClusterSpec) {
 			s.Network.ExtendedResources = []v1alpha1.ExtendedResource{{Name: device, Count: 2}}
 		})
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring("no node offers " + device + " (2 per NodeManager)"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/ExtendedResourceUnavailable"))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring("no node offers " + device + " (2 per NodeManager)"))
+		Eventually(events(hc)).Should(ContainElement("Warning/ExtendedResourceUnavailable"))
 
 		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "worker-" + ns}}
 		Expect(k8sClient.Create(ctx, node)).To(Succeed())
@@ -82,37 +76,14 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 
 		By("not counting a node with too few devices")
 		offer(1)
-		Consistently(clusterCondition(hc, v1alpha1.ConditionNetworkReady), time.Second).Should(Equal("False/ExtendedResourceUnavailable"))
+		Consistently(condition(hc, v1alpha1.ConditionNetworkReady), time.Second).Should(Equal("False/ExtendedResourceUnavailable"))
 
 		offer(2)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(Equal("nodes offer " + device))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(Equal("nodes offer " + device))
 
 		By("noticing when the device plugin goes away")
 		Expect(k8sClient.Delete(ctx, node)).To(Succeed())
-		Eventually(clusterCondition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
 	})
 })
-
-func TestNetworkWithoutMultus(t *testing.T) {
-	hc := &v1alpha1.HadoopCluster{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "ib", Generation: 1},
-		Spec: v1alpha1.HadoopClusterSpec{Network: v1alpha1.NetworkSpec{
-			Attachments: []v1alpha1.NetworkAttachment{{Name: "ib-hadoop"}, {Name: "tengig", Namespace: "network"}},
-		}},
-	}
-	r := &HadoopClusterReconciler{APIs: lifecycle.APIs{NetworkAttachments: false}}
-	p := newClusterPass(hc)
-	if err := r.reconcileNetwork(context.Background(), p, storage.Resolved{}); err != nil {
-		t.Fatal(err)
-	}
-	c := meta.FindStatusCondition(hc.Status.Conditions, v1alpha1.ConditionNetworkReady)
-	if c == nil || c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonNetworkAttachmentNotFound {
-		t.Fatalf("NetworkReady = %+v, want False/NetworkAttachmentNotFound", c)
-	}
-	for _, want := range []string{"does not serve NetworkAttachmentDefinitions", "analytics/ib-hadoop, network/tengig", "install Multus"} {
-		if !strings.Contains(c.Message, want) {
-			t.Errorf("message %q does not contain %q", c.Message, want)
-		}
-	}
-}

@@ -48,7 +48,7 @@ var _ = Describe("HadoopCluster at rest", Label("envtest"), func() {
 
 	It("writes nothing once ready, however often it is reconciled", func() {
 		playAllReady(hc)
-		Eventually(clusterCondition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 		objs := childrenOf(hc)
 		watched := append([]client.Object{&v1alpha1.HadoopCluster{ObjectMeta: hc.ObjectMeta}, &v1alpha1.StorageBackend{ObjectMeta: sb.ObjectMeta}},
 			objs.All()...)
@@ -75,7 +75,7 @@ var _ = Describe("HadoopCluster at rest", Label("envtest"), func() {
 	})
 
 	It("changes nothing while paused and says so", func() {
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 		cm := childrenOf(hc).ConfigMap
 		Expect(get(cm)()).To(Succeed())
 		hash := cm.Annotations[hadoop.ConfigHashAnnotation]
@@ -84,8 +84,8 @@ var _ = Describe("HadoopCluster at rest", Label("envtest"), func() {
 			s.Paused = true
 			s.Config.MapredSite = map[string]string{"mapreduce.task.io.sort.mb": "512"}
 		})
-		Eventually(func(g Gomega) string { return clusterCondition(hc, v1alpha1.ConditionReady)(g) }).Should(HaveSuffix("/Paused"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Normal/Paused"))
+		Eventually(func(g Gomega) string { return condition(hc, v1alpha1.ConditionReady)(g) }).Should(HaveSuffix("/Paused"))
+		Eventually(events(hc)).Should(ContainElement("Normal/Paused"))
 		Consistently(func(g Gomega) string {
 			g.Expect(get(cm)()).To(Succeed())
 			return cm.Annotations[hadoop.ConfigHashAnnotation]
@@ -96,6 +96,6 @@ var _ = Describe("HadoopCluster at rest", Label("envtest"), func() {
 			g.Expect(get(cm)()).To(Succeed())
 			return cm.Annotations[hadoop.ConfigHashAnnotation]
 		}).ShouldNot(Equal(hash))
-		Eventually(func(g Gomega) string { return clusterCondition(hc, v1alpha1.ConditionReady)(g) }).ShouldNot(HaveSuffix("/Paused"))
+		Eventually(func(g Gomega) string { return condition(hc, v1alpha1.ConditionReady)(g) }).ShouldNot(HaveSuffix("/Paused"))
 	})
 })

@@ -20,20 +20,20 @@ var _ = Describe("HadoopCluster storage", Label("envtest"), func() {
 		externalBackend(ns, "later", true)
 		hc := createCluster(ns, "patient", "later")
 
-		Eventually(clusterCondition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("False/StorageBackendNotReady"))
+		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("False/StorageBackendNotReady"))
 		// The backend's own reason reaches the cluster one pass after the backend has
 		// reconciled, so the message may still say the backend has not been looked at.
-		Eventually(clusterMessage(hc, v1alpha1.ConditionStorageReady)).Should(And(
+		Eventually(conditionMessage(hc, v1alpha1.ConditionStorageReady)).Should(And(
 			ContainSubstring("waiting for StorageBackend later to be Ready"),
 			ContainSubstring("SecretNotFound")))
-		Expect(clusterCondition(hc, v1alpha1.ConditionConfigReady)(Default)).To(Equal("False/DependencyNotReady"))
-		Expect(clusterCondition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/StorageBackendNotReady"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Normal/StorageBackendNotReady"))
+		Expect(condition(hc, v1alpha1.ConditionConfigReady)(Default)).To(Equal("False/DependencyNotReady"))
+		Expect(condition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/StorageBackendNotReady"))
+		Eventually(events(hc)).Should(ContainElement("Normal/StorageBackendNotReady"))
 		Consistently(get(childrenOf(hc).ConfigMap), time.Second).ShouldNot(Succeed())
 
 		writeKeySecret(ns, "later-key")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
-		Eventually(clusterMessage(hc, v1alpha1.ConditionStorageReady)).Should(ContainSubstring("client config in Secret later-ceph-client"))
+		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
+		Eventually(conditionMessage(hc, v1alpha1.ConditionStorageReady)).Should(ContainSubstring("client config in Secret later-ceph-client"))
 		for _, obj := range childrenOf(hc).All() {
 			Eventually(get(obj)).Should(Succeed())
 		}
@@ -41,17 +41,17 @@ var _ = Describe("HadoopCluster storage", Label("envtest"), func() {
 
 	It("names an unknown StorageBackend, retries nothing, and goes on once it exists", func() {
 		hc := createCluster(ns, "orphan", "missing")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("False/StorageBackendNotFound"))
-		Expect(clusterMessage(hc, v1alpha1.ConditionStorageReady)(Default)).To(ContainSubstring(
+		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("False/StorageBackendNotFound"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionStorageReady)(Default)).To(ContainSubstring(
 			"StorageBackend missing does not exist in namespace " + ns + ": create it, or set spec.storageBackendRef.name"))
-		Eventually(clusterEvents(hc)).Should(ContainElement("Warning/StorageBackendNotFound"))
-		Expect(cluster(hc)(Default).Status.ObservedGeneration).To(Equal(cluster(hc)(Default).Generation))
+		Eventually(events(hc)).Should(ContainElement("Warning/StorageBackendNotFound"))
+		Expect(fresh(hc)(Default).Status.ObservedGeneration).To(Equal(fresh(hc)(Default).Generation))
 
-		settled := cluster(hc)(Default).ResourceVersion
-		Consistently(func(g Gomega) string { return cluster(hc)(g).ResourceVersion }, 2*time.Second, 200*time.Millisecond).
+		settled := fresh(hc)(Default).ResourceVersion
+		Consistently(func(g Gomega) string { return fresh(hc)(g).ResourceVersion }, 2*time.Second, 200*time.Millisecond).
 			Should(Equal(settled), "waiting for a backend must not rewrite the status")
 
 		readyExternalBackend(ns, "missing")
-		Eventually(clusterCondition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
+		Eventually(condition(hc, v1alpha1.ConditionConfigReady)).Should(Equal("True/Reconciled"))
 	})
 })

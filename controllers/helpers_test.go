@@ -3,6 +3,7 @@ package controllers
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	. "github.com/onsi/gomega"
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -13,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
@@ -163,50 +165,6 @@ func gone(obj client.Object) func() error {
 	}
 }
 
-// backend reads sb and returns it for assertions.
-func backend(sb *v1alpha1.StorageBackend) func(Gomega) *v1alpha1.StorageBackend {
-	return func(g Gomega) *v1alpha1.StorageBackend {
-		out := &v1alpha1.StorageBackend{}
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), out)).To(Succeed())
-		return out
-	}
-}
-
-// condition reads one condition of sb as "Status/Reason", or "" when absent.
-func condition(sb *v1alpha1.StorageBackend, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(backend(sb)(g).Status.Conditions, conditionType)
-		if c == nil {
-			return ""
-		}
-		return string(c.Status) + "/" + c.Reason
-	}
-}
-
-// conditionMessage reads the message of one condition of sb.
-func conditionMessage(sb *v1alpha1.StorageBackend, conditionType string) func(Gomega) string {
-	return func(g Gomega) string {
-		c := meta.FindStatusCondition(backend(sb)(g).Status.Conditions, conditionType)
-		g.Expect(c).NotTo(BeNil())
-		return c.Message
-	}
-}
-
-// eventReasons lists the reasons of the events about sb, each once, in order.
-func eventReasons(sb *v1alpha1.StorageBackend) func(Gomega) []string {
-	return func(g Gomega) []string {
-		list := &eventsv1.EventList{}
-		g.Expect(k8sClient.List(ctx, list, client.InNamespace(sb.Namespace))).To(Succeed())
-		var reasons []string
-		for _, e := range list.Items {
-			if e.Regarding.Kind == "StorageBackend" && e.Regarding.Name == sb.Name && !slices.Contains(reasons, e.Reason) {
-				reasons = append(reasons, e.Reason)
-			}
-		}
-		return reasons
-	}
-}
-
 // clientConfig reads the client config Secret of sb as strings.
 func clientConfig(sb *v1alpha1.StorageBackend) func(Gomega) map[string]string {
 	return func(g Gomega) map[string]string {
@@ -215,6 +173,85 @@ func clientConfig(sb *v1alpha1.StorageBackend) func(Gomega) map[string]string {
 		out := map[string]string{}
 		for k, v := range secret.Data {
 			out[k] = string(v)
+		}
+		return out
+	}
+}
+
+// object is one of the operator's kinds.
+type object interface {
+	*v1alpha1.StorageBackend | *v1alpha1.HadoopCluster | *v1alpha1.BenchmarkRun
+	client.Object
+}
+
+// fresh reads obj as the API server has it now, for assertions.
+func fresh[T object](obj T) func(Gomega) T {
+	return func(g Gomega) T {
+		out := obj.DeepCopyObject().(T)
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), out)).To(Succeed())
+		return out
+	}
+}
+
+// conditionsOf reads the status conditions of one of the operator's objects.
+func conditionsOf[T object](g Gomega, obj T) []metav1.Condition {
+	switch o := any(fresh(obj)(g)).(type) {
+	case *v1alpha1.StorageBackend:
+		return o.Status.Conditions
+	case *v1alpha1.HadoopCluster:
+		return o.Status.Conditions
+	case *v1alpha1.BenchmarkRun:
+		return o.Status.Conditions
+	}
+	return nil
+}
+
+// condition reads one condition of obj as "Status/Reason", or "" when absent.
+func condition[T object](obj T, conditionType string) func(Gomega) string {
+	return func(g Gomega) string {
+		c := meta.FindStatusCondition(conditionsOf(g, obj), conditionType)
+		if c == nil {
+			return ""
+		}
+		return string(c.Status) + "/" + c.Reason
+	}
+}
+
+// conditionMessage reads the message of one condition of obj.
+func conditionMessage[T object](obj T, conditionType string) func(Gomega) string {
+	return func(g Gomega) string {
+		c := meta.FindStatusCondition(conditionsOf(g, obj), conditionType)
+		g.Expect(c).NotTo(BeNil())
+		return c.Message
+	}
+}
+
+// events lists "<type>/<reason>" of the events about obj, each once, oldest first.
+func events[T object](obj T) func(Gomega) []string {
+	return func(g Gomega) []string {
+		gvk, err := apiutil.GVKForObject(obj, k8sClient.Scheme())
+		g.Expect(err).NotTo(HaveOccurred())
+		list := &eventsv1.EventList{}
+		g.Expect(k8sClient.List(ctx, list, client.InNamespace(obj.GetNamespace()))).To(Succeed())
+		slices.SortStableFunc(list.Items, func(a, b eventsv1.Event) int { return a.CreationTimestamp.Compare(b.CreationTimestamp.Time) })
+		var out []string
+		for _, e := range list.Items {
+			if e.Regarding.Kind == gvk.Kind && e.Regarding.Name == obj.GetName() && !slices.Contains(out, e.Type+"/"+e.Reason) {
+				out = append(out, e.Type+"/"+e.Reason)
+			}
+		}
+		return out
+	}
+}
+
+// eventReasons lists the reasons of the events about obj, each once, oldest first.
+func eventReasons[T object](obj T) func(Gomega) []string {
+	return func(g Gomega) []string {
+		var out []string
+		for _, e := range events(obj)(g) {
+			if _, reason, _ := strings.Cut(e, "/"); !slices.Contains(out, reason) {
+				out = append(out, reason)
+			}
 		}
 		return out
 	}

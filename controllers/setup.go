@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/benchmarkrun"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/hadoopcluster"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/storagebackend"
 
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -16,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
@@ -33,7 +38,7 @@ type Options struct {
 	RookNamespaces []string
 	// YARN reads the clusters' YARN applications for the progress of benchmark
 	// stages; nil means each cluster's ResourceManager Service.
-	YARN YARNApplications
+	YARN benchmarkrun.YARNApplications
 }
 
 // CacheOptions are the options of the manager's cache. Of the Jobs it holds only the
@@ -78,7 +83,7 @@ var ErrOptionalAPIInstalled = lifecycle.ErrOptionalAPIInstalled
 
 // SetupWithManager registers every reconciler and the field indexes they share.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {
-	if err := setupIndexes(context.Background(), mgr.GetFieldIndexer(), opts.RookNamespace); err != nil {
+	if err := indexes.Setup(context.Background(), mgr.GetFieldIndexer(), opts.RookNamespace); err != nil {
 		return fmt.Errorf("registering field indexes: %w", err)
 	}
 	// Looked up once for every controller: each sets up its watches from the same answer.
@@ -86,7 +91,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("looking up the optional APIs: %w", err)
 	}
-	sb := &StorageBackendReconciler{
+	sb := &storagebackend.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Scheme:        mgr.GetScheme(),
@@ -98,7 +103,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
 	}
-	hc := &HadoopClusterReconciler{
+	hc := &hadoopcluster.Reconciler{
 		Client:          mgr.GetClient(),
 		Scheme:          mgr.GetScheme(),
 		Recorder:        mgr.GetEventRecorder("hadoopcluster-controller"),
@@ -112,9 +117,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	yarnApps := opts.YARN
 	if yarnApps == nil {
-		yarnApps = newResourceManagers()
+		yarnApps = benchmarkrun.NewResourceManagers(hadoop.ResourceManagerWebURL)
 	}
-	br := &BenchmarkRunReconciler{
+	br := &benchmarkrun.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Scheme:        mgr.GetScheme(),

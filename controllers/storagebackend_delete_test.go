@@ -72,7 +72,7 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "disposable-delete-data"}}
 		Eventually(get(job)).Should(Succeed())
 		Eventually(condition(sb, v1alpha1.ConditionDeletionBlocked)).Should(Equal("True/DeletingData"))
-		Expect(metav1.IsControlledBy(job, backend(sb)(Default))).To(BeTrue())
+		Expect(metav1.IsControlledBy(job, fresh(sb)(Default))).To(BeTrue())
 		c := job.Spec.Template.Spec.Containers[0]
 		Expect(c.Image).To(Equal(testImage))
 		Expect(c.Args).To(ContainElements("ceph.root.dir=/volumes/hadoop", "ceph.auth.id="+rook.ClientName(sb), "-skipTrash", "/*"))

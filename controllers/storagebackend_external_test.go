@@ -58,7 +58,7 @@ var _ = Describe("StorageBackend in external mode", Label("envtest"), func() {
 			"dataPool":   "cephfs.hadoop.data",
 		}))
 
-		got := backend(sb)(Default)
+		got := fresh(sb)(Default)
 		Expect(got.Status.ClientConfigHash).NotTo(BeEmpty())
 		got.Status.Conditions = nil
 		got.Status.ClientConfigHash = ""

@@ -32,7 +32,7 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 		By("creating the CephFilesystem exactly as the builder describes it, surviving the API server's round trip")
 		fs := &cephv1.CephFilesystem{ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: "hadoopfs"}}
 		Eventually(get(fs)).Should(Succeed())
-		defaulted := backend(sb)(Default)
+		defaulted := fresh(sb)(Default)
 		want := rook.Filesystem(defaulted, rookNs)
 		Expect(fs.Labels).To(Equal(want.Labels))
 		Expect(fs.Spec).To(Equal(want.Spec))
@@ -90,7 +90,7 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 		}))
 
 		By("reporting what exists in status")
-		got := backend(sb)(Default)
+		got := fresh(sb)(Default)
 		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
 		Expect(got.Status.ClientConfigHash).To(Equal(cephconf.Hash(secretData(clientConfig(sb)(Default)))))
 		got.Status.Conditions = nil
@@ -140,7 +140,7 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 
 		playRook(sb, rookNs)
 		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
-		got := backend(sb)(Default)
+		got := fresh(sb)(Default)
 		Expect(got.Status.DataPools).To(Equal([]v1alpha1.DataPoolStatus{
 			{Name: "hadoopfs-default", Kind: v1alpha1.PoolKindReplicated, Size: 2, RawOverhead: "2"},
 			{Name: "hadoopfs-ec", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 4, CodingChunks: 2, RawOverhead: "1.5", HadoopData: true},
@@ -179,7 +179,7 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 		playRook(sb, rookNs)
 		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
 		Expect(conditionMessage(sb, v1alpha1.ConditionFilesystemReady)(Default)).To(ContainSubstring("on data pool shared-erasurecoded"))
-		got := backend(sb)(Default)
+		got := fresh(sb)(Default)
 		Expect(got.Status.DataPools).To(Equal([]v1alpha1.DataPoolStatus{
 			{Name: "shared-replicated", Kind: v1alpha1.PoolKindReplicated, Size: 3, RawOverhead: "3"},
 			{Name: "shared-erasurecoded", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1, RawOverhead: "1.5", HadoopData: true},
@@ -212,7 +212,7 @@ var _ = Describe("StorageBackend in Rook mode", Label("envtest"), func() {
 		Expect(k8sClient.Create(ctx, later)).To(Succeed())
 		Eventually(condition(sb, v1alpha1.ConditionFilesystemReady)).Should(Equal("False/WaitingForFilesystem"))
 		Eventually(get(cc)).Should(Succeed())
-		Expect(backend(sb)(Default).Status.DataPools).To(Equal([]v1alpha1.DataPoolStatus{
+		Expect(fresh(sb)(Default).Status.DataPools).To(Equal([]v1alpha1.DataPoolStatus{
 			{Name: "later-data0", Kind: v1alpha1.PoolKindReplicated, Size: 3, RawOverhead: "3", HadoopData: true},
 		}))
 	})

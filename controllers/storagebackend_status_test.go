@@ -36,7 +36,7 @@ var _ = Describe("StorageBackend at rest", Label("envtest"), func() {
 	// updateSpec changes sb's spec the way a user would, retrying on conflicts.
 	updateSpec := func(change func(*v1alpha1.StorageBackendSpec)) {
 		Eventually(func(g Gomega) {
-			current := backend(sb)(g)
+			current := fresh(sb)(g)
 			change(&current.Spec)
 			g.Expect(k8sClient.Update(ctx, current)).To(Succeed())
 		}).Should(Succeed())
@@ -94,13 +94,13 @@ var _ = Describe("StorageBackend at rest", Label("envtest"), func() {
 			g.Expect(k8sClient.Update(ctx, fs)).To(Succeed())
 		}).Should(Succeed())
 		updateSpec(func(s *v1alpha1.StorageBackendSpec) { s.CephFS.Rook.MetadataServer.ActiveCount = 3 })
-		Eventually(func(g Gomega) int64 { return backend(sb)(g).Status.ObservedGeneration }).Should(Equal(backend(sb)(Default).Generation))
+		Eventually(func(g Gomega) int64 { return fresh(sb)(g).Status.ObservedGeneration }).Should(Equal(fresh(sb)(Default).Generation))
 		Consistently(activeMDS, time.Second).Should(BeEquivalentTo(1))
 		Expect(condition(sb, v1alpha1.ConditionReady)(Default)).To(Equal("True/Reconciled"))
 	})
 
 	It("reports a failed write on the phase's condition, keeps the last good status and retries", func() {
-		good := backend(sb)(Default).Status
+		good := fresh(sb)(Default).Status
 
 		By("making the API server refuse changes to the CephFilesystem's MDS count")
 		policy := &admissionregistrationv1.ValidatingAdmissionPolicy{
@@ -149,7 +149,7 @@ var _ = Describe("StorageBackend at rest", Label("envtest"), func() {
 		Expect(conditionMessage(sb, v1alpha1.ConditionFilesystemReady)(Default)).To(ContainSubstring("the MDS count is frozen"))
 		Expect(condition(sb, v1alpha1.ConditionReady)(Default)).To(Equal("False/ReconcileError"))
 		Eventually(eventReasons(sb)).Should(ContainElement(v1alpha1.ReasonReconcileError))
-		failed := backend(sb)(Default)
+		failed := fresh(sb)(Default)
 		Expect(failed.Status.ObservedGeneration).To(Equal(good.ObservedGeneration), "a failed pass must not claim the new generation")
 		Expect(failed.Status.ClientConfigHash).To(Equal(good.ClientConfigHash))
 		Expect(failed.Status.DataPools).To(Equal(good.DataPools))
@@ -158,6 +158,6 @@ var _ = Describe("StorageBackend at rest", Label("envtest"), func() {
 		Expect(k8sClient.Delete(ctx, binding)).To(Succeed())
 		Eventually(activeMDS).Should(BeEquivalentTo(2))
 		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
-		Expect(backend(sb)(Default).Status.ObservedGeneration).To(Equal(failed.Generation))
+		Expect(fresh(sb)(Default).Status.ObservedGeneration).To(Equal(failed.Generation))
 	})
 })

@@ -1,10 +1,12 @@
-package controllers
+package benchmarkrun
 
 import (
 	"cmp"
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,7 +21,7 @@ import (
 // the same workload, its cluster exists and is Ready, and no other run goes first on
 // that cluster. A run that already started keeps going whatever its cluster reports:
 // its Job runs or fails on its own, and the stage result says which.
-func (r *BenchmarkRunReconciler) admit(ctx context.Context, p *runPass) (bool, error) {
+func (r *Reconciler) admit(ctx context.Context, p *runPass) (bool, error) {
 	run := p.run
 	started := run.Status.StartTime != nil
 	if !started {
@@ -58,7 +60,7 @@ func (r *BenchmarkRunReconciler) admit(ctx context.Context, p *runPass) (bool, e
 // checkBaselineWorkload fails a run whose baseline runs another workload: there would
 // be nothing to compare. A missing baseline does not stop the run; BaselineCompared
 // says it is missing.
-func (r *BenchmarkRunReconciler) checkBaselineWorkload(ctx context.Context, p *runPass) (bool, error) {
+func (r *Reconciler) checkBaselineWorkload(ctx context.Context, p *runPass) (bool, error) {
 	ref := p.run.Spec.BaselineRef
 	if ref == nil {
 		return true, nil
@@ -83,7 +85,7 @@ func (r *BenchmarkRunReconciler) checkBaselineWorkload(ctx context.Context, p *r
 
 // checkCluster reports on ClusterReady whether the run's HadoopCluster exists and is
 // Ready, and while the run has not started, waits for it in Pending.
-func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (bool, error) {
+func (r *Reconciler) checkCluster(ctx context.Context, p *runPass) (bool, error) {
 	run := p.run
 	name := run.Spec.ClusterRef.Name
 	waiting := func(reason, message string) {
@@ -122,10 +124,10 @@ func (r *BenchmarkRunReconciler) checkCluster(ctx context.Context, p *runPass) (
 // started, or was just created, and two runs would start on the cluster at once.
 // The controller has one worker, so a run that a pass started is in the API server's
 // answer to every later pass.
-func (r *BenchmarkRunReconciler) firstInQueue(ctx context.Context, run *v1alpha1.BenchmarkRun) (string, error) {
+func (r *Reconciler) firstInQueue(ctx context.Context, run *v1alpha1.BenchmarkRun) (string, error) {
 	cluster := run.Spec.ClusterRef.Name
 	cached := &v1alpha1.BenchmarkRunList{}
-	if err := r.List(ctx, cached, client.InNamespace(run.Namespace), client.MatchingFields{indexBenchmarkClusterRef: cluster}); err != nil {
+	if err := r.List(ctx, cached, client.InNamespace(run.Namespace), client.MatchingFields{indexes.BenchmarkClusterRef: cluster}); err != nil {
 		return "", fmt.Errorf("listing BenchmarkRuns on HadoopCluster %s: %w", cluster, err)
 	}
 	if first := queueHead(run, cached.Items); first != run.Name {

@@ -1,10 +1,12 @@
-package controllers
+package benchmarkrun
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +38,7 @@ func TestPendingRunFailsAtItsDeadline(t *testing.T) {
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(run).WithStatusSubresource(run).Build()
 	clock := clocktesting.NewFakePassiveClock(created.Add(20 * time.Minute))
-	r := &BenchmarkRunReconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: events.NewFakeRecorder(10), Clock: clock}
+	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: events.NewFakeRecorder(10), Clock: clock}
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
 
 	readyReason := func() (v1alpha1.BenchmarkPhase, string) {
@@ -104,11 +106,11 @@ func TestAdmissionConfirmsTheQueueWithTheAPIServer(t *testing.T) {
 	byCluster := func(obj client.Object) []string { return []string{obj.(*v1alpha1.BenchmarkRun).Spec.ClusterRef.Name} }
 	build := func(objs ...client.Object) client.Client {
 		return fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).WithStatusSubresource(&v1alpha1.BenchmarkRun{}).
-			WithIndex(&v1alpha1.BenchmarkRun{}, indexBenchmarkClusterRef, byCluster).Build()
+			WithIndex(&v1alpha1.BenchmarkRun{}, indexes.BenchmarkClusterRef, byCluster).Build()
 	}
 	cached := build(cluster, mine.DeepCopy())
 	live := build(cluster, mine.DeepCopy(), other, elsewhere)
-	r := &BenchmarkRunReconciler{Client: cached, APIReader: live, Scheme: scheme, Recorder: events.NewFakeRecorder(10)}
+	r := &Reconciler{Client: cached, APIReader: live, Scheme: scheme, Recorder: events.NewFakeRecorder(10)}
 
 	if _, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(mine)}); err != nil {
 		t.Fatal(err)

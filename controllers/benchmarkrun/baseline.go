@@ -1,4 +1,4 @@
-package controllers
+package benchmarkrun
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // compareBaseline compares a succeeded run's summary with its baseline's once the
 // baseline has succeeded too; until then BaselineCompared says what it waits for. A
 // comparison made stays when the baseline is deleted later.
-func (r *BenchmarkRunReconciler) compareBaseline(ctx context.Context, p *runPass) error {
+func (r *Reconciler) compareBaseline(ctx context.Context, p *runPass) error {
 	run := p.run
 	ref := run.Spec.BaselineRef
 	if ref == nil {

@@ -1,10 +1,11 @@
-package controllers
+package benchmarkrun
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -26,10 +27,10 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 )
 
-// BenchmarkRunReconciler runs a BenchmarkRun's stages one Job at a time on its
+// Reconciler runs a BenchmarkRun's stages one Job at a time on its
 // HadoopCluster, one run per cluster at a time, and reads each stage's result from
 // the termination messages of its pods.
-type BenchmarkRunReconciler struct {
+type Reconciler struct {
 	client.Client
 	// APIReader reads a stage's pods once its Job has finished. Pods are not cached:
 	// each stage's are read once, and a cache of every pod would cost far more memory
@@ -66,7 +67,7 @@ type BenchmarkRunReconciler struct {
 // There is no finalizer: the stage Jobs carry owner references and go with the run.
 // BenchmarkRuns have no spec.paused: a run that should not start is deleted instead,
 // as its spec cannot change.
-func (r *BenchmarkRunReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	run := &v1alpha1.BenchmarkRun{}
 	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -106,7 +107,7 @@ func (r *BenchmarkRunReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	return ctrl.Result{}, nil
 }
 
-func (r *BenchmarkRunReconciler) now() time.Time {
+func (r *Reconciler) now() time.Time {
 	if r.Clock == nil {
 		return time.Now()
 	}
@@ -115,7 +116,7 @@ func (r *BenchmarkRunReconciler) now() time.Time {
 
 // writeStatus writes the status when the pass changed it. Stage results are kept even
 // when the pass failed later on: they record Jobs that exist.
-func (r *BenchmarkRunReconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr error) (lifecycle.Outcome, error) {
+func (r *Reconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr error) (lifecycle.Outcome, error) {
 	st := &p.run.Status
 	old := p.base.Status
 	if reconcileErr == nil {
@@ -131,10 +132,7 @@ func (r *BenchmarkRunReconciler) writeStatus(ctx context.Context, p *runPass, re
 
 // SetupWithManager watches the run's Jobs, its cluster and the runs it waits for:
 // those queued before it on the same cluster and its baseline.
-func (r *BenchmarkRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	if err := setupBenchmarkRunIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
-		return fmt.Errorf("registering BenchmarkRun field indexes: %w", err)
-	}
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	// A run cares whether its cluster exists and is Ready, nothing else about it.
 	clusterReadiness := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
 		return readyStatus(e.ObjectOld.(*v1alpha1.HadoopCluster).Status.Conditions) !=
@@ -160,20 +158,6 @@ func (r *BenchmarkRunReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Complete(r)
 }
 
-func setupBenchmarkRunIndexes(ctx context.Context, indexer client.FieldIndexer) error {
-	if err := indexer.IndexField(ctx, &v1alpha1.BenchmarkRun{}, indexBenchmarkClusterRef, func(obj client.Object) []string {
-		return []string{obj.(*v1alpha1.BenchmarkRun).Spec.ClusterRef.Name}
-	}); err != nil {
-		return err
-	}
-	return indexer.IndexField(ctx, &v1alpha1.BenchmarkRun{}, indexBenchmarkBaselineRef, func(obj client.Object) []string {
-		if ref := obj.(*v1alpha1.BenchmarkRun).Spec.BaselineRef; ref != nil {
-			return []string{ref.Name}
-		}
-		return nil
-	})
-}
-
 func readyStatus(conditions []metav1.Condition) string {
 	if c := meta.FindStatusCondition(conditions, v1alpha1.ConditionReady); c != nil {
 		return string(c.Status)
@@ -182,19 +166,19 @@ func readyStatus(conditions []metav1.Condition) string {
 }
 
 // byCluster maps a HadoopCluster to the runs on it.
-func (r *BenchmarkRunReconciler) byCluster(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.runsMatching(ctx, obj.GetNamespace(), indexBenchmarkClusterRef, obj.GetName(), "")
+func (r *Reconciler) byCluster(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.runsMatching(ctx, obj.GetNamespace(), indexes.BenchmarkClusterRef, obj.GetName(), "")
 }
 
 // byOtherRun maps a run whose phase changed to the runs queued on the same cluster
 // and the runs using it as their baseline.
-func (r *BenchmarkRunReconciler) byOtherRun(ctx context.Context, obj client.Object) []reconcile.Request {
+func (r *Reconciler) byOtherRun(ctx context.Context, obj client.Object) []reconcile.Request {
 	run := obj.(*v1alpha1.BenchmarkRun)
-	out := r.runsMatching(ctx, run.Namespace, indexBenchmarkClusterRef, run.Spec.ClusterRef.Name, run.Name)
-	return append(out, r.runsMatching(ctx, run.Namespace, indexBenchmarkBaselineRef, run.Name, run.Name)...)
+	out := r.runsMatching(ctx, run.Namespace, indexes.BenchmarkClusterRef, run.Spec.ClusterRef.Name, run.Name)
+	return append(out, r.runsMatching(ctx, run.Namespace, indexes.BenchmarkBaselineRef, run.Name, run.Name)...)
 }
 
-func (r *BenchmarkRunReconciler) runsMatching(ctx context.Context, namespace, field, value, except string) []reconcile.Request {
+func (r *Reconciler) runsMatching(ctx context.Context, namespace, field, value, except string) []reconcile.Request {
 	runs := &v1alpha1.BenchmarkRunList{}
 	if err := r.List(ctx, runs, client.InNamespace(namespace), client.MatchingFields{field: value}); err != nil {
 		ctrl.LoggerFrom(ctx).Error(err, "listing BenchmarkRuns", field, value)

@@ -1,4 +1,4 @@
-package controllers
+package benchmarkrun
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -37,8 +36,10 @@ type resourceManagers struct {
 // silence is how long a ResourceManager that did not answer is not asked again.
 const silence = time.Minute
 
-func newResourceManagers() *resourceManagers {
-	return &resourceManagers{client: yarn.NewClient(), webURL: hadoop.ResourceManagerWebURL}
+// NewResourceManagers asks the ResourceManager of each cluster at webURL(cluster):
+// hadoop.ResourceManagerWebURL, its Service, in the operator.
+func NewResourceManagers(webURL func(*v1alpha1.HadoopCluster) string) YARNApplications {
+	return &resourceManagers{client: yarn.NewClient(), webURL: webURL}
 }
 
 func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.HadoopCluster, tag string) ([]yarn.Application, error) {
@@ -66,20 +67,20 @@ func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.H
 	return apps, nil
 }
 
-// progressInterval is how often the percent of a running MapReduce stage is read:
+// ProgressInterval is how often the percent of a running MapReduce stage is read:
 // the runner reports only when a stage ends, and a Job's status does not change
 // while its pod waits for YARN.
-const progressInterval = 10 * time.Second
+const ProgressInterval = 10 * time.Second
 
 // reportPercent adds the percent of step's MapReduce work to status.progress, from
 // the applications the stage's Job submitted, and asks for the next reading. A
 // ResourceManager that does not answer leaves the percent out: it is a convenience,
 // and the stage's result does not depend on it.
-func (r *BenchmarkRunReconciler) reportPercent(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) {
+func (r *Reconciler) reportPercent(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) {
 	if r.YARN == nil || p.cluster == nil || benchmark.MapReduceJobs(step.Stage) == 0 {
 		return
 	}
-	p.requeueWithin(progressInterval)
+	p.requeueWithin(ProgressInterval)
 	apps, err := r.YARN.ApplicationsByTag(ctx, p.cluster, job.Name)
 	if err != nil {
 		log.FromContext(ctx).V(1).Info("stage progress unknown: the ResourceManager did not answer",

@@ -1,4 +1,4 @@
-package controllers
+package benchmarkrun
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // runStages walks the plan: steps that succeeded are skipped, the first other one is
 // started or, once its Job has finished, evaluated; a run whose steps all succeeded
 // has succeeded. Several steps can finish in one pass when their Jobs are done.
-func (r *BenchmarkRunReconciler) runStages(ctx context.Context, p *runPass) error {
+func (r *Reconciler) runStages(ctx context.Context, p *runPass) error {
 	run := p.run
 	plan := benchmark.Plan(&run.Spec)
 	for i, step := range plan {
@@ -49,7 +49,7 @@ func (r *BenchmarkRunReconciler) runStages(ctx context.Context, p *runPass) erro
 
 // runStep starts step's Job or reads its result, and reports whether the step
 // succeeded, so that the next one may start.
-func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step benchmark.Step) (bool, error) {
+func (r *Reconciler) runStep(ctx context.Context, p *runPass, step benchmark.Step) (bool, error) {
 	run := p.run
 	name := benchmark.JobName(run, step)
 	where := fmt.Sprintf("stage %s of repetition %d", step.Stage, step.Repetition)
@@ -112,7 +112,7 @@ func (r *BenchmarkRunReconciler) runStep(ctx context.Context, p *runPass, step b
 // stageJob reads the Job of a stage. The cache holds only the operator's Jobs, so a
 // Job it lacks is looked for on the API server: one that someone else created under
 // the stage's name, or the operator's own that the cache has not seen yet.
-func (r *BenchmarkRunReconciler) stageJob(ctx context.Context, key client.ObjectKey) (*batchv1.Job, bool, error) {
+func (r *Reconciler) stageJob(ctx context.Context, key client.ObjectKey) (*batchv1.Job, bool, error) {
 	job := &batchv1.Job{}
 	err := r.Get(ctx, key, job)
 	if apierrors.IsNotFound(err) {
@@ -128,7 +128,7 @@ func (r *BenchmarkRunReconciler) stageJob(ctx context.Context, key client.Object
 }
 
 // startStep creates step's Job with the time that is left of the deadline.
-func (r *BenchmarkRunReconciler) startStep(ctx context.Context, p *runPass, step benchmark.Step) error {
+func (r *Reconciler) startStep(ctx context.Context, p *runPass, step benchmark.Step) error {
 	run := p.run
 	if p.cluster == nil {
 		p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonHadoopClusterNotReady,
@@ -169,7 +169,7 @@ func (r *BenchmarkRunReconciler) startStep(ctx context.Context, p *runPass, step
 
 // stopAtDeadline fails the run whose deadline passed during step and deletes the
 // step's Job, whose activeDeadlineSeconds stops it at the same time on its own.
-func (r *BenchmarkRunReconciler) stopAtDeadline(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job, exists bool) error {
+func (r *Reconciler) stopAtDeadline(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job, exists bool) error {
 	message := fmt.Sprintf("spec.deadline (%s) passed during stage %s of repetition %d", p.deadline(), step.Stage, step.Repetition)
 	if exists {
 		if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
@@ -188,7 +188,7 @@ func (r *BenchmarkRunReconciler) stopAtDeadline(ctx context.Context, p *runPass,
 
 // evaluate reads the reports in the termination messages of the Job's pods. A Job
 // the Job controller stopped at its deadline has no report to read.
-func (r *BenchmarkRunReconciler) evaluate(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) (benchmark.Outcome, error) {
+func (r *Reconciler) evaluate(ctx context.Context, p *runPass, step benchmark.Step, job *batchv1.Job) (benchmark.Outcome, error) {
 	failure := lifecycle.JobCondition(job, batchv1.JobFailed)
 	if failure != nil && failure.Reason == batchv1.JobReasonDeadlineExceeded {
 		return benchmark.Outcome{
@@ -225,7 +225,7 @@ func (r *BenchmarkRunReconciler) evaluate(ctx context.Context, p *runPass, step 
 
 // stageReports decodes the termination message of each pod of the Job, in pod name
 // order; messages that hold no report are returned as text.
-func (r *BenchmarkRunReconciler) stageReports(ctx context.Context, job *batchv1.Job, step benchmark.Step) ([]*benchmark.Report, []string, error) {
+func (r *Reconciler) stageReports(ctx context.Context, job *batchv1.Job, step benchmark.Step) ([]*benchmark.Report, []string, error) {
 	pods := &corev1.PodList{}
 	if err := r.APIReader.List(ctx, pods, client.InNamespace(job.Namespace), client.MatchingLabels{
 		benchmark.LabelRun:        job.Labels[benchmark.LabelRun],
@@ -268,7 +268,7 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 
 // jobInput is the cluster as the run's stages see it: its storage resolved as the
 // HadoopCluster controller resolves it.
-func (r *BenchmarkRunReconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
+func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
 	resolver := storage.Resolver{Client: r.Client, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
 	res, err := resolver.Resolve(ctx, hc)

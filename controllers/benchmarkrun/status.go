@@ -1,4 +1,4 @@
-package controllers
+package benchmarkrun
 
 import (
 	"fmt"
@@ -138,6 +138,6 @@ var runTransitions = lifecycle.Transitions{
 	OncePerReason: true,
 }
 
-func (r *BenchmarkRunReconciler) event(run *v1alpha1.BenchmarkRun, related runtime.Object, eventType, reason, action, note string) {
+func (r *Reconciler) event(run *v1alpha1.BenchmarkRun, related runtime.Object, eventType, reason, action, note string) {
 	lifecycle.Events{Recorder: r.Recorder}.Record(run, related, eventType, reason, action, note)
 }

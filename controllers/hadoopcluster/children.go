@@ -1,4 +1,4 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
@@ -33,7 +33,7 @@ const FieldOwner = "hadoop-ceph-operator"
 // reconcileChildren builds the cluster's children and applies them in the builders'
 // order. Without storage, or with a spec that cannot be built, nothing is changed: a
 // running cluster keeps its last good objects, and ConfigReady says why.
-func (r *HadoopClusterReconciler) reconcileChildren(ctx context.Context, p *clusterPass, storage *hadoop.Storage) error {
+func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, storage *hadoop.Storage) error {
 	hc := p.hc
 	if storage == nil {
 		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
@@ -94,7 +94,7 @@ const (
 
 // applyChild applies one child unless an object of its name is not the cluster's or
 // opted out of reconciliation.
-func (r *HadoopClusterReconciler) applyChild(ctx context.Context, p *clusterPass, desired client.Object) (childOutcome, error) {
+func (r *Reconciler) applyChild(ctx context.Context, p *clusterPass, desired client.Object) (childOutcome, error) {
 	existing, err := r.currentChild(ctx, desired)
 	if err != nil {
 		return 0, err
@@ -158,7 +158,7 @@ func (r *HadoopClusterReconciler) applyChild(ctx context.Context, p *clusterPass
 // follows. Fields the operator stops setting are removed, fields others own are kept,
 // and ForceOwnership takes back a field someone changed by hand. applyMemory then
 // spares the request itself for objects nobody touched since.
-func (r *HadoopClusterReconciler) apply(ctx context.Context, config map[string]any, ref string) (*unstructured.Unstructured, error) {
+func (r *Reconciler) apply(ctx context.Context, config map[string]any, ref string) (*unstructured.Unstructured, error) {
 	u := &unstructured.Unstructured{Object: config}
 	if err := r.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
 		return nil, fmt.Errorf("applying %s: %w", ref, err)
@@ -254,7 +254,7 @@ func withoutNulls(v any) any {
 // currentChild reads the object of desired's name from the cache: StatefulSets whole,
 // whose status the cluster's reports, everything else as metadata, which is all the
 // operator watches of them.
-func (r *HadoopClusterReconciler) currentChild(ctx context.Context, desired client.Object) (client.Object, error) {
+func (r *Reconciler) currentChild(ctx context.Context, desired client.Object) (client.Object, error) {
 	var current client.Object
 	if _, ok := desired.(*appsv1.StatefulSet); ok {
 		current = &appsv1.StatefulSet{}
@@ -274,7 +274,7 @@ func (r *HadoopClusterReconciler) currentChild(ctx context.Context, desired clie
 
 // removeJobHistory deletes the JobHistory server's StatefulSet and Service of a
 // cluster that disabled it. Its history stays on CephFS for when it is enabled again.
-func (r *HadoopClusterReconciler) removeJobHistory(ctx context.Context, p *clusterPass) error {
+func (r *Reconciler) removeJobHistory(ctx context.Context, p *clusterPass) error {
 	meta := metav1.ObjectMeta{Namespace: p.hc.Namespace, Name: hadoop.JobHistoryName(p.hc)}
 	var removed []string
 	for _, obj := range []client.Object{
@@ -303,7 +303,7 @@ func (r *HadoopClusterReconciler) removeJobHistory(ctx context.Context, p *clust
 
 // reportConfigHash sets status.configHash from the configuration ConfigMap as it
 // exists, whether or not this pass applied it.
-func (r *HadoopClusterReconciler) reportConfigHash(ctx context.Context, p *clusterPass) error {
+func (r *Reconciler) reportConfigHash(ctx context.Context, p *clusterPass) error {
 	cm := &metav1.PartialObjectMetadata{}
 	cm.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ConfigMap"))
 	key := client.ObjectKey{Namespace: p.hc.Namespace, Name: hadoop.ConfigMapName(p.hc)}
@@ -334,7 +334,7 @@ func conditionOf(obj client.Object) string {
 
 // describe names obj with its kind for messages; objects read through a client carry
 // no kind of their own, so it comes from the scheme.
-func (r *HadoopClusterReconciler) describe(obj client.Object) string {
+func (r *Reconciler) describe(obj client.Object) string {
 	kind := "object"
 	if gvk, err := apiutil.GVKForObject(obj, r.Scheme); err == nil {
 		kind = gvk.Kind

@@ -1,4 +1,4 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // observeComponents reports the ResourceManager, the NodeManagers and the JobHistory
 // server from their StatefulSets as they exist, whether or not this pass could apply
 // them: a cluster whose storage is briefly unavailable still shows its running pods.
-func (r *HadoopClusterReconciler) observeComponents(ctx context.Context, p *clusterPass) error {
+func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) error {
 	hc := p.hc
 	st := &hc.Status
 	st.NodeManagerSelector = hadoop.NodeManagerSelector(hc)
@@ -69,7 +69,7 @@ func (r *HadoopClusterReconciler) observeComponents(ctx context.Context, p *clus
 
 // statefulSet is the cluster's StatefulSet of that name as this pass applied it, else
 // as the cache has it; nil when there is none that the cluster controls.
-func (r *HadoopClusterReconciler) statefulSet(ctx context.Context, p *clusterPass, name string) (*appsv1.StatefulSet, error) {
+func (r *Reconciler) statefulSet(ctx context.Context, p *clusterPass, name string) (*appsv1.StatefulSet, error) {
 	if sts, ok := p.statefulSets[name]; ok {
 		return sts, nil
 	}
@@ -89,7 +89,7 @@ func (r *HadoopClusterReconciler) statefulSet(ctx context.Context, p *clusterPas
 // reportComponent sets a component's condition from its StatefulSet: ready when every
 // desired pod is ready and runs the current template. Otherwise it says why, most
 // specific first: a pod the scheduler cannot place, a rollout, or pods starting.
-func (r *HadoopClusterReconciler) reportComponent(ctx context.Context, p *clusterPass, conditionType string, c hadoop.Component, sts *appsv1.StatefulSet) error {
+func (r *Reconciler) reportComponent(ctx context.Context, p *clusterPass, conditionType string, c hadoop.Component, sts *appsv1.StatefulSet) error {
 	if sts == nil {
 		p.Lacks(conditionType, lifecycle.Dependency(v1alpha1.ConditionConfigReady))
 		return nil
@@ -127,7 +127,7 @@ func (r *HadoopClusterReconciler) reportComponent(ctx context.Context, p *cluste
 
 // unschedulablePod is the first pod of the component, by name, that the scheduler
 // reported it cannot place.
-func (r *HadoopClusterReconciler) unschedulablePod(ctx context.Context, hc *v1alpha1.HadoopCluster, c hadoop.Component) (*corev1.Pod, error) {
+func (r *Reconciler) unschedulablePod(ctx context.Context, hc *v1alpha1.HadoopCluster, c hadoop.Component) (*corev1.Pod, error) {
 	pods := &corev1.PodList{}
 	if err := r.workloads.List(ctx, pods, client.InNamespace(hc.Namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c))); err != nil {
 		return nil, fmt.Errorf("listing the %s pods: %w", c, err)

@@ -1,4 +1,4 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 )
 
-// HadoopClusterReconciler runs YARN on a StorageBackend's CephFS: it waits for the
+// Reconciler runs YARN on a StorageBackend's CephFS: it waits for the
 // backend, builds the cluster's children with internal/hadoop, applies them, and
 // reports how far the pods are.
-type HadoopClusterReconciler struct {
+type Reconciler struct {
 	client.Client
 	Scheme   *runtime.Scheme
 	Recorder events.EventRecorder
@@ -56,7 +56,7 @@ type HadoopClusterReconciler struct {
 // There is no finalizer: every child carries an owner reference, so garbage collection
 // removes them with the cluster, and nothing else is the cluster's to delete. Its
 // files on CephFS, the StorageBackend and the Rook objects stay.
-func (r *HadoopClusterReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	hc := &v1alpha1.HadoopCluster{}
 	if err := r.Get(ctx, req.NamespacedName, hc); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -98,7 +98,7 @@ func (r *HadoopClusterReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 
 // writeStatus finishes the status of a pass and writes it when it differs from what
 // the pass started with; events for what changed follow the write.
-func (r *HadoopClusterReconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileErr error) (lifecycle.Outcome, error) {
+func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileErr error) (lifecycle.Outcome, error) {
 	st := &p.hc.Status
 	old := p.base.Status
 	if reconcileErr != nil {

@@ -1,10 +1,12 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -17,35 +19,25 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 )
 
-// attachmentKey is <namespace>/<name> of an attachment, in the cluster's namespace
-// when it names none.
-func attachmentKey(a v1alpha1.NetworkAttachment, clusterNamespace string) string {
-	ns := a.Namespace
-	if ns == "" {
-		ns = clusterNamespace
-	}
-	return ns + "/" + a.Name
-}
-
 // reconcileNetwork checks that the pods can get the networks and devices they ask
 // for: every NetworkAttachmentDefinition they join exists, and some node offers each
 // extended resource. Missing ones do not stop the cluster from being applied (its pods
 // start once they appear), but NetworkReady names them. Rook's public network on
 // Multus, which every Hadoop pod joins, is among them.
-func (r *HadoopClusterReconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res storage.Resolved) error {
+func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res storage.Resolved) error {
 	hc := p.hc
 	spec := hc.Spec.Network
 	var problems []lifecycle.Unmet
 
 	keys := make([]string, 0, len(spec.Attachments)+1)
 	for _, a := range spec.Attachments {
-		keys = append(keys, attachmentKey(a, hc.Namespace))
+		keys = append(keys, indexes.AttachmentKey(a, hc.Namespace))
 	}
 	if res.NetworkUnmet != nil {
 		problems = append(problems, *res.NetworkUnmet)
 	}
 	if res.Storage != nil && res.Storage.PublicNetwork != nil {
-		if key := attachmentKey(*res.Storage.PublicNetwork, hc.Namespace); !slices.Contains(keys, key) {
+		if key := indexes.AttachmentKey(*res.Storage.PublicNetwork, hc.Namespace); !slices.Contains(keys, key) {
 			keys = append(keys, key)
 		}
 	}
@@ -85,7 +77,7 @@ func (r *HadoopClusterReconciler) reconcileNetwork(ctx context.Context, p *clust
 
 // missingAttachments returns the keys of the NetworkAttachmentDefinitions that do not
 // exist; all of them when the API is not served.
-func (r *HadoopClusterReconciler) missingAttachments(ctx context.Context, keys []string) ([]string, error) {
+func (r *Reconciler) missingAttachments(ctx context.Context, keys []string) ([]string, error) {
 	if !r.APIs.NetworkAttachments {
 		return keys, nil
 	}
@@ -107,7 +99,7 @@ func (r *HadoopClusterReconciler) missingAttachments(ctx context.Context, keys [
 
 // unavailableResources names the extended resources no node offers in the count asked
 // for.
-func (r *HadoopClusterReconciler) unavailableResources(ctx context.Context, wanted []v1alpha1.ExtendedResource) ([]string, error) {
+func (r *Reconciler) unavailableResources(ctx context.Context, wanted []v1alpha1.ExtendedResource) ([]string, error) {
 	if len(wanted) == 0 {
 		return nil, nil
 	}

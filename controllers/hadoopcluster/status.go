@@ -1,4 +1,4 @@
-package controllers
+package hadoopcluster
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ var clusterWarningReasons = map[string]bool{
 // rollout once when it starts, the creation of the children, configuration changes and
 // scaling. Parts becoming ready are reported through Ready alone, and conditions that
 // only wait for another one are left out: that one has its own event.
-func (r *HadoopClusterReconciler) recordClusterChanges(hc *v1alpha1.HadoopCluster, before, after v1alpha1.HadoopClusterStatus) {
+func (r *Reconciler) recordClusterChanges(hc *v1alpha1.HadoopCluster, before, after v1alpha1.HadoopClusterStatus) {
 	switch {
 	case before.ConfigHash == "" && after.ConfigHash != "":
 		r.event(hc, v1alpha1.EventReasonCreated, "Create",
@@ -105,7 +105,7 @@ func (r *HadoopClusterReconciler) recordClusterChanges(hc *v1alpha1.HadoopCluste
 }
 
 // event records a Normal event about hc.
-func (r *HadoopClusterReconciler) event(hc *v1alpha1.HadoopCluster, reason, action, note string) {
+func (r *Reconciler) event(hc *v1alpha1.HadoopCluster, reason, action, note string) {
 	r.record(hc, nil, corev1.EventTypeNormal, reason, action, note)
 }
 
@@ -132,7 +132,7 @@ func componentStatefulSet(hc *v1alpha1.HadoopCluster, conditionType string) runt
 	}
 }
 
-func (r *HadoopClusterReconciler) record(hc *v1alpha1.HadoopCluster, related runtime.Object, eventType, reason, action, note string) {
+func (r *Reconciler) record(hc *v1alpha1.HadoopCluster, related runtime.Object, eventType, reason, action, note string) {
 	lifecycle.Events{Recorder: r.Recorder}.Record(hc, related, eventType, reason, action, note)
 }
 

@@ -1,4 +1,4 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // reconcileStorage resolves the cluster's storage and says on StorageReady whether it is
 // usable; a Rook network that cannot be read is NetworkReady's to report.
-func (r *HadoopClusterReconciler) reconcileStorage(ctx context.Context, p *clusterPass) (storage.Resolved, error) {
+func (r *Reconciler) reconcileStorage(ctx context.Context, p *clusterPass) (storage.Resolved, error) {
 	resolver := storage.Resolver{Client: r.Client, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
 	res, err := resolver.Resolve(ctx, p.hc)
 	var network storage.NetworkError

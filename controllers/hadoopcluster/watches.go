@@ -1,10 +1,12 @@
-package controllers
+package hadoopcluster
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"strings"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -36,7 +38,7 @@ import (
 // its children, its StorageBackend, the CephCluster that may put Ceph on Multus, the
 // NetworkAttachmentDefinitions (when Multus is installed), the nodes' extended
 // resources and the scheduling of its pods.
-func (r *HadoopClusterReconciler) SetupWithManager(mgr ctrl.Manager) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	workloads, err := newWorkloadCache(mgr, r.WatchNamespaces)
 	if err != nil {
 		return fmt.Errorf("creating the cache of Hadoop pods and nodes: %w", err)
@@ -204,7 +206,7 @@ func allocatableChanged() predicate.TypedPredicate[*corev1.Node] {
 }
 
 // clustersBy lists the HadoopClusters whose index field has value.
-func (r *HadoopClusterReconciler) clustersBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
+func (r *Reconciler) clustersBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
 	list := &v1alpha1.HadoopClusterList{}
 	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
 		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event", "index", field, "value", value)
@@ -217,15 +219,15 @@ func (r *HadoopClusterReconciler) clustersBy(ctx context.Context, field, value s
 	return reqs
 }
 
-func (r *HadoopClusterReconciler) byStorageBackend(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.clustersBy(ctx, indexStorageBackendRef, obj.GetName(), client.InNamespace(obj.GetNamespace()))
+func (r *Reconciler) byStorageBackend(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.clustersBy(ctx, indexes.StorageBackendRef, obj.GetName(), client.InNamespace(obj.GetNamespace()))
 }
 
 // byRookObject maps an object of a Rook namespace to the clusters on backends that
 // use that namespace.
-func (r *HadoopClusterReconciler) byRookObject(ctx context.Context, obj client.Object) []reconcile.Request {
+func (r *Reconciler) byRookObject(ctx context.Context, obj client.Object) []reconcile.Request {
 	backends := &v1alpha1.StorageBackendList{}
-	if err := r.List(ctx, backends, client.MatchingFields{indexRookNamespace: obj.GetNamespace()}); err != nil {
+	if err := r.List(ctx, backends, client.MatchingFields{indexes.RookNamespace: obj.GetNamespace()}); err != nil {
 		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "namespace", obj.GetNamespace())
 		return nil
 	}
@@ -238,12 +240,12 @@ func (r *HadoopClusterReconciler) byRookObject(ctx context.Context, obj client.O
 
 // byNetworkAttachment maps a NetworkAttachmentDefinition to the clusters that list it
 // and, since it may be Rook's public network, to those on its namespace's Rook cluster.
-func (r *HadoopClusterReconciler) byNetworkAttachment(ctx context.Context, obj client.Object) []reconcile.Request {
-	reqs := r.clustersBy(ctx, indexNetworkAttachment, obj.GetNamespace()+"/"+obj.GetName())
+func (r *Reconciler) byNetworkAttachment(ctx context.Context, obj client.Object) []reconcile.Request {
+	reqs := r.clustersBy(ctx, indexes.NetworkAttachment, obj.GetNamespace()+"/"+obj.GetName())
 	return append(reqs, r.byRookObject(ctx, obj)...)
 }
 
-func (r *HadoopClusterReconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Request {
+func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Request {
 	name := pod.Labels[hadoop.LabelInstance]
 	if name == "" {
 		return nil
@@ -254,10 +256,10 @@ func (r *HadoopClusterReconciler) byPod(_ context.Context, pod *corev1.Pod) []re
 // byNode maps a node to the clusters that ask for an extended resource it offers. An
 // update maps both the old and the new node, so clusters also hear of resources that
 // went away.
-func (r *HadoopClusterReconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
+func (r *Reconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
 	var reqs []reconcile.Request
 	for name := range node.Status.Allocatable {
-		reqs = append(reqs, r.clustersBy(ctx, indexExtendedResource, string(name))...)
+		reqs = append(reqs, r.clustersBy(ctx, indexes.ExtendedResource, string(name))...)
 	}
 	return reqs
 }

@@ -1,4 +1,4 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 
 // reconcileClientConfig writes the client config Secret rendered from cfg when its
 // content differs, and reports its name and hash.
-func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cephconf.Config) error {
+func (r *Reconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cephconf.Config) error {
 	sb := p.sb
 	desired := cephconf.Secret(sb, cfg)
 	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
@@ -36,7 +36,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 		if err := r.Create(ctx, desired); err != nil {
 			return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("creating %s: %w", ref, err))
 		}
-		r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonClientConfigRendered, "Render",
+		r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
 			fmt.Sprintf("Rendered ceph.conf and keyring for client.%s into %s (hash %s)", cfg.ClientID, ref, hash))
 	case err != nil:
 		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s: %w", ref, err))
@@ -54,7 +54,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
 				return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("updating %s: %w", ref, err))
 			}
-			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonClientConfigRendered, "Render",
+			r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
 				fmt.Sprintf("Re-rendered ceph.conf and keyring for client.%s in %s (hash %s, was %s)", cfg.ClientID, ref, hash, oldHash))
 		}
 	}
@@ -68,7 +68,7 @@ func (r *StorageBackendReconciler) reconcileClientConfig(ctx context.Context, p 
 // reportClientConfig is the client config phase of a pass that lacks an input: it
 // leaves the Secret as it is (consumers keep working with the last config) and reports
 // that Secret, if it exists, together with what is missing.
-func (r *StorageBackendReconciler) reportClientConfig(ctx context.Context, p *pass, missing lifecycle.Unmet) error {
+func (r *Reconciler) reportClientConfig(ctx context.Context, p *pass, missing lifecycle.Unmet) error {
 	key := client.ObjectKey{Namespace: p.sb.Namespace, Name: cephconf.SecretName(p.sb.Name)}
 	secret := &metav1.PartialObjectMetadata{}
 	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))

@@ -1,4 +1,4 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
@@ -27,10 +27,10 @@ import (
 // when it was asked to, its Rook objects are gone.
 const StorageBackendFinalizer = "hadoopceph.io/storagebackend"
 
-// StorageBackendReconciler gives Hadoop a CephFS: it applies the Rook objects of a
+// Reconciler gives Hadoop a CephFS: it applies the Rook objects of a
 // Rook-mode StorageBackend, waits for Rook to make them ready, and renders the client
 // config Secret that HadoopClusters mount.
-type StorageBackendReconciler struct {
+type Reconciler struct {
 	client.Client
 	// APIReader reads Secrets and ConfigMaps, whose contents the cache does not hold:
 	// they are watched as metadata only to keep the operator's memory small.
@@ -60,7 +60,7 @@ type StorageBackendReconciler struct {
 
 // Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and
 // a status patch written at the end whatever happened.
-func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	sb := &v1alpha1.StorageBackend{}
 	if err := r.Get(ctx, req.NamespacedName, sb); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -95,7 +95,7 @@ func (r *StorageBackendReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 
 // writeStatus finishes the status of a pass and writes it when it differs from what
 // the pass started with; events for the conditions that changed follow the write.
-func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, reconcileErr error) (lifecycle.Outcome, error) {
+func (r *Reconciler) writeStatus(ctx context.Context, p *pass, reconcileErr error) (lifecycle.Outcome, error) {
 	if p.finalized {
 		return lifecycle.Unchanged, nil
 	}
@@ -123,7 +123,7 @@ func (r *StorageBackendReconciler) writeStatus(ctx context.Context, p *pass, rec
 
 // SetupWithManager watches everything a StorageBackend waits for, so that no pass has
 // to poll.
-func (r *StorageBackendReconciler) SetupWithManager(mgr ctrl.Manager) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	createOrDelete := predicate.Funcs{
 		UpdateFunc:  func(event.UpdateEvent) bool { return false },
 		GenericFunc: func(event.GenericEvent) bool { return false },

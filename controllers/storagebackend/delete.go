@@ -1,10 +1,12 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -27,7 +29,7 @@ import (
 // operator empties Hadoop's root, deletes the Rook objects it created and waits until
 // they are gone. The client
 // config Secret is owned by the backend and goes with garbage collection.
-func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass) error {
+func (r *Reconciler) reconcileDelete(ctx context.Context, p *pass) error {
 	sb := p.sb
 	if !controllerutil.ContainsFinalizer(sb, StorageBackendFinalizer) {
 		p.finalized = true
@@ -35,7 +37,7 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 	}
 
 	users := &v1alpha1.HadoopClusterList{}
-	if err := r.List(ctx, users, client.InNamespace(sb.Namespace), client.MatchingFields{indexStorageBackendRef: sb.Name}); err != nil {
+	if err := r.List(ctx, users, client.InNamespace(sb.Namespace), client.MatchingFields{indexes.StorageBackendRef: sb.Name}); err != nil {
 		return fmt.Errorf("listing HadoopClusters that use this backend: %w", err)
 	}
 	if len(users.Items) > 0 {
@@ -51,7 +53,7 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 	// Without Rook's API there are no Rook objects to keep or delete.
 	if sb.Spec.CephFS.Rook != nil && r.APIs.Rook {
 		if rook.PreserveOnDelete(sb) {
-			r.event(sb, nil, corev1.EventTypeNormal, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
+			r.event(sb, nil, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
 				"Kept the CephFilesystem, its subvolume group and CephClient with all data, as preserveOnDelete asks")
 		} else {
 			emptied, err := r.deleteData(ctx, p)
@@ -85,7 +87,7 @@ func (r *StorageBackendReconciler) reconcileDelete(ctx context.Context, p *pass)
 // empty, or needs not be: the group is gone or already being deleted (so this step was
 // done), is not this backend's to delete, or Hadoop never had a client config to write
 // with. DeletionBlocked says what it waits for.
-func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (bool, error) {
+func (r *Reconciler) deleteData(ctx context.Context, p *pass) (bool, error) {
 	sb := p.sb
 	spec := sb.Spec.CephFS.Rook
 	ns := rook.Namespace(sb, r.RookNamespace)
@@ -133,7 +135,7 @@ func (r *StorageBackendReconciler) deleteData(ctx context.Context, p *pass) (boo
 // startDeleteData creates the Job that empties Hadoop's root. Its pod reaches Ceph the
 // way Rook's daemons are reached: on the host's network when Rook runs them there, with
 // Rook's public Multus network when it has one.
-func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass, name, rookNamespace string) error {
+func (r *Reconciler) startDeleteData(ctx context.Context, p *pass, name, rookNamespace string) error {
 	sb := p.sb
 	if r.HadoopImage == "" {
 		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
@@ -171,7 +173,7 @@ func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass,
 	if err := r.Create(ctx, job); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating Job %s: %w", name, err)
 	}
-	r.event(sb, job, corev1.EventTypeNormal, v1alpha1.ReasonDeletingData, "Delete",
+	r.event(sb, job, v1alpha1.ReasonDeletingData, "Delete",
 		fmt.Sprintf("Deleting everything below Hadoop's root %s with Job %s, as preserveOnDelete: false asks", d.Storage.RootPath, name))
 	p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
 		fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, d.Storage.RootPath))
@@ -181,7 +183,7 @@ func (r *StorageBackendReconciler) startDeleteData(ctx context.Context, p *pass,
 // deleteRookObjects deletes the Rook objects created for the backend and returns those
 // still there. An adopted file system is never deleted, nor is any object that was not
 // created for this backend or that opted out of reconciliation.
-func (r *StorageBackendReconciler) deleteRookObjects(ctx context.Context, p *pass) ([]string, error) {
+func (r *Reconciler) deleteRookObjects(ctx context.Context, p *pass) ([]string, error) {
 	sb := p.sb
 	spec := sb.Spec.CephFS.Rook
 	ns := rook.Namespace(sb, r.RookNamespace)
@@ -218,7 +220,7 @@ func (r *StorageBackendReconciler) deleteRookObjects(ctx context.Context, p *pas
 
 // deleteOwned asks for obj's deletion if it is this backend's to delete, and reports
 // whether it still exists and deletion must wait for it.
-func (r *StorageBackendReconciler) deleteOwned(ctx context.Context, p *pass, obj client.Object) (bool, error) {
+func (r *Reconciler) deleteOwned(ctx context.Context, p *pass, obj client.Object) (bool, error) {
 	ref := r.describe(obj)
 	if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -233,7 +235,7 @@ func (r *StorageBackendReconciler) deleteOwned(ctx context.Context, p *pass, obj
 		if err := r.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
 			return false, fmt.Errorf("deleting %s: %w", ref, err)
 		}
-		r.event(p.sb, obj, corev1.EventTypeNormal, v1alpha1.EventReasonDeleted, "Delete",
+		r.event(p.sb, obj, v1alpha1.EventReasonDeleted, "Delete",
 			"Deleted "+ref+" because preserveOnDelete is false")
 	}
 	return true, nil

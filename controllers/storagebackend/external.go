@@ -1,4 +1,4 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // reconcileExternal renders the client config of a Ceph cluster this operator does not
 // manage. Only the key Secret is read: the file system, root and client are the
 // external cluster administrator's, as the spec describes them.
-func (r *StorageBackendReconciler) reconcileExternal(ctx context.Context, p *pass) error {
+func (r *Reconciler) reconcileExternal(ctx context.Context, p *pass) error {
 	sb := p.sb
 	ext := sb.Spec.CephFS.External
 	st := &sb.Status

@@ -1,4 +1,4 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 // reconcileRook runs the phases of a Rook-mode backend in dependency order: the Ceph
 // cluster, the file system, Hadoop's root in it, the client, and the client config. A
 // phase that cannot go on says what it waits for; later phases then wait for it.
-func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) error {
+func (r *Reconciler) reconcileRook(ctx context.Context, p *pass) error {
 	sb := p.sb
 	spec := sb.Spec.CephFS.Rook
 	ns := rook.Namespace(sb, r.RookNamespace)
@@ -98,7 +98,7 @@ func (r *StorageBackendReconciler) reconcileRook(ctx context.Context, p *pass) e
 // checkCephCluster reports whether the Rook namespace has a CephCluster. Nothing is
 // created before it does: objects in a namespace without Rook would only be litter,
 // for example after a typo in spec.cephFS.rook.namespace.
-func (r *StorageBackendReconciler) checkCephCluster(ctx context.Context, p *pass, ns string) (bool, error) {
+func (r *Reconciler) checkCephCluster(ctx context.Context, p *pass, ns string) (bool, error) {
 	clusters := &metav1.PartialObjectMetadataList{}
 	clusters.SetGroupVersionKind(cephv1.SchemeGroupVersion.WithKind("CephClusterList"))
 	if err := r.List(ctx, clusters, client.InNamespace(ns)); err != nil {
@@ -125,7 +125,7 @@ func (r *StorageBackendReconciler) checkCephCluster(ctx context.Context, p *pass
 // reconcileFilesystem applies the CephFilesystem, or finds the adopted one, and reports
 // its pools. It returns nil, with FilesystemReady saying why, when this backend must
 // not use the file system.
-func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *pass, ns string) (*cephv1.CephFilesystem, error) {
+func (r *Reconciler) reconcileFilesystem(ctx context.Context, p *pass, ns string) (*cephv1.CephFilesystem, error) {
 	sb := p.sb
 	spec := sb.Spec.CephFS.Rook
 	fs := &cephv1.CephFilesystem{}
@@ -166,7 +166,7 @@ func (r *StorageBackendReconciler) reconcileFilesystem(ctx context.Context, p *p
 
 // reconcileSubVolumeGroup applies the subvolume group that is Hadoop's root and
 // completes FilesystemReady. It reports whether the root is this backend's to use.
-func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, p *pass, ns string, fs *cephv1.CephFilesystem) (bool, error) {
+func (r *Reconciler) reconcileSubVolumeGroup(ctx context.Context, p *pass, ns string, fs *cephv1.CephFilesystem) (bool, error) {
 	sb := p.sb
 	root := sb.Spec.CephFS.Rook.RootPath
 	layout := rook.SubVolumeGroupDataPool(fs)
@@ -198,7 +198,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 		if err := r.apply(ctx, p, svg, func() { rook.MutateSubVolumeGroup(svg, sb, layout) }); err != nil {
 			return false, err
 		}
-		r.event(p.sb, svg, corev1.EventTypeNormal, v1alpha1.EventReasonAdopted, "Adopt",
+		r.event(p.sb, svg, v1alpha1.EventReasonAdopted, "Adopt",
 			fmt.Sprintf("Adopted %s, Hadoop's root %s, which was %s", ref, root, rook.Owner(existing)))
 	case err == nil && naming.DoNotReconcile(existing):
 		svg = existing
@@ -227,7 +227,7 @@ func (r *StorageBackendReconciler) reconcileSubVolumeGroup(ctx context.Context, 
 // ownerGone reports whether obj was made for a StorageBackend that no longer exists:
 // what such a backend preserved may be adopted. Objects without the labels of a
 // StorageBackend were made by someone else and are never taken over.
-func (r *StorageBackendReconciler) ownerGone(ctx context.Context, obj client.Object) (bool, error) {
+func (r *Reconciler) ownerGone(ctx context.Context, obj client.Object) (bool, error) {
 	labels := obj.GetLabels()
 	ns, name := labels[naming.LabelStorageBackendNamespace], labels[naming.LabelStorageBackendName]
 	if ns == "" || name == "" || labels[naming.LabelManagedBy] != naming.ManagedBy {
@@ -247,7 +247,7 @@ func (r *StorageBackendReconciler) ownerGone(ctx context.Context, obj client.Obj
 
 // reconcileClient applies Hadoop's CephClient and returns its key once Rook has
 // created it; an empty key means ClientReady says what is missing.
-func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass, ns string) (string, error) {
+func (r *Reconciler) reconcileClient(ctx context.Context, p *pass, ns string) (string, error) {
 	sb := p.sb
 	cc := rook.Client(sb, ns)
 	ref := r.describe(cc)
@@ -296,7 +296,7 @@ func (r *StorageBackendReconciler) reconcileClient(ctx context.Context, p *pass,
 }
 
 // readKey reads a cephx key from a Secret.
-func (r *StorageBackendReconciler) readKey(ctx context.Context, key client.ObjectKey, field string) (string, *lifecycle.Unmet, error) {
+func (r *Reconciler) readKey(ctx context.Context, key client.ObjectKey, field string) (string, *lifecycle.Unmet, error) {
 	secret := &corev1.Secret{}
 	ref := "Secret " + key.String()
 	if err := r.APIReader.Get(ctx, key, secret); err != nil {
@@ -318,7 +318,7 @@ func (r *StorageBackendReconciler) readKey(ctx context.Context, key client.Objec
 }
 
 // readMonitors reads the monitors from Rook's mon endpoints ConfigMap.
-func (r *StorageBackendReconciler) readMonitors(ctx context.Context, ns string) ([]string, *lifecycle.Unmet, error) {
+func (r *Reconciler) readMonitors(ctx context.Context, ns string) ([]string, *lifecycle.Unmet, error) {
 	cm := &corev1.ConfigMap{}
 	key := client.ObjectKey{Namespace: ns, Name: rook.MonEndpointsConfigMap}
 	ref := "ConfigMap " + key.String()
@@ -338,7 +338,7 @@ func (r *StorageBackendReconciler) readMonitors(ctx context.Context, ns string) 
 // apply creates obj or patches the fields mutate sets. The patch is a merge patch
 // computed from the object as read and as mutated, so fields this operator's copy of
 // the Rook API does not know are never sent, and nothing is sent when nothing changed.
-func (r *StorageBackendReconciler) apply(ctx context.Context, p *pass, obj client.Object, mutate func()) error {
+func (r *Reconciler) apply(ctx context.Context, p *pass, obj client.Object, mutate func()) error {
 	ref := r.describe(obj)
 	op, err := controllerutil.CreateOrPatch(ctx, r.Client, obj, func() error {
 		mutate()
@@ -352,16 +352,16 @@ func (r *StorageBackendReconciler) apply(ctx context.Context, p *pass, obj clien
 	case err != nil:
 		return fmt.Errorf("applying %s: %w", ref, err)
 	case op == controllerutil.OperationResultCreated:
-		r.event(p.sb, obj, corev1.EventTypeNormal, v1alpha1.EventReasonCreated, "Create", "Created "+ref)
+		r.event(p.sb, obj, v1alpha1.EventReasonCreated, "Create", "Created "+ref)
 	case op == controllerutil.OperationResultUpdated:
-		r.event(p.sb, obj, corev1.EventTypeNormal, v1alpha1.EventReasonUpdated, "Update", "Updated "+ref+" to match the StorageBackend")
+		r.event(p.sb, obj, v1alpha1.EventReasonUpdated, "Update", "Updated "+ref+" to match the StorageBackend")
 	}
 	return nil
 }
 
 // describe names obj with its kind for messages; objects read through a client carry
 // no kind of their own, so it comes from the scheme.
-func (r *StorageBackendReconciler) describe(obj client.Object) string {
+func (r *Reconciler) describe(obj client.Object) string {
 	kind := "object"
 	if gvk, err := apiutil.GVKForObject(obj, r.Scheme); err == nil {
 		kind = gvk.Kind

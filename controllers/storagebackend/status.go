@@ -1,8 +1,9 @@
-package controllers
+package storagebackend
 
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -83,7 +84,9 @@ var transitions = lifecycle.Transitions{
 	},
 }
 
-// event records an event about sb.
-func (r *StorageBackendReconciler) event(sb *v1alpha1.StorageBackend, related runtime.Object, eventType, reason, action, note string) {
-	lifecycle.Events{Recorder: r.Recorder}.Record(sb, related, eventType, reason, action, note)
+// event records a Normal event about an action the reconciler took on sb. Warnings are
+// not recorded here: they come from condition transitions (lifecycle.RecordTransitions),
+// after the status patch, so a retried pass does not repeat them.
+func (r *Reconciler) event(sb *v1alpha1.StorageBackend, related runtime.Object, reason, action, note string) {
+	lifecycle.Events{Recorder: r.Recorder}.Record(sb, related, corev1.EventTypeNormal, reason, action, note)
 }

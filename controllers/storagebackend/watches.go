@@ -1,8 +1,10 @@
-package controllers
+package storagebackend
 
 import (
 	"context"
 	"strings"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -14,7 +16,7 @@ import (
 )
 
 // backendsBy lists the StorageBackends whose index field has value.
-func (r *StorageBackendReconciler) backendsBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
+func (r *Reconciler) backendsBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
 	list := &v1alpha1.StorageBackendList{}
 	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
 		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "index", field, "value", value)
@@ -27,41 +29,41 @@ func (r *StorageBackendReconciler) backendsBy(ctx context.Context, field, value 
 	return reqs
 }
 
-func (r *StorageBackendReconciler) byRookFilesystem(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.backendsBy(ctx, indexRookFilesystem, obj.GetNamespace()+"/"+obj.GetName())
+func (r *Reconciler) byRookFilesystem(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexes.RookFilesystem, obj.GetNamespace()+"/"+obj.GetName())
 }
 
-func (r *StorageBackendReconciler) bySubVolumeGroup(ctx context.Context, obj client.Object) []reconcile.Request {
+func (r *Reconciler) bySubVolumeGroup(ctx context.Context, obj client.Object) []reconcile.Request {
 	svg := obj.(*cephv1.CephFilesystemSubVolumeGroup)
-	return r.backendsBy(ctx, indexRookFilesystem, svg.Namespace+"/"+svg.Spec.FilesystemName)
+	return r.backendsBy(ctx, indexes.RookFilesystem, svg.Namespace+"/"+svg.Spec.FilesystemName)
 }
 
-func (r *StorageBackendReconciler) byRookClient(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.backendsBy(ctx, indexRookClient, obj.GetNamespace()+"/"+obj.GetName())
+func (r *Reconciler) byRookClient(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexes.RookClient, obj.GetNamespace()+"/"+obj.GetName())
 }
 
 // byRookNamespace maps an object of a Rook namespace (a CephCluster, the mon endpoints
 // ConfigMap) to every backend using that namespace.
-func (r *StorageBackendReconciler) byRookNamespace(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.backendsBy(ctx, indexRookNamespace, obj.GetNamespace())
+func (r *Reconciler) byRookNamespace(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexes.RookNamespace, obj.GetNamespace())
 }
 
-func (r *StorageBackendReconciler) byNamespaceName(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.backendsBy(ctx, indexRookNamespace, obj.GetName())
+func (r *Reconciler) byNamespaceName(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexes.RookNamespace, obj.GetName())
 }
 
 // bySecret maps a Secret to the backends that read it: Rook's Secret of a CephClient,
 // or the key Secret of an external backend. The client config Secrets the operator
 // writes are mapped by their owner reference instead.
-func (r *StorageBackendReconciler) bySecret(ctx context.Context, obj client.Object) []reconcile.Request {
-	reqs := r.backendsBy(ctx, indexKeySecret, obj.GetName(), client.InNamespace(obj.GetNamespace()))
+func (r *Reconciler) bySecret(ctx context.Context, obj client.Object) []reconcile.Request {
+	reqs := r.backendsBy(ctx, indexes.KeySecret, obj.GetName(), client.InNamespace(obj.GetNamespace()))
 	if clientName, ok := strings.CutPrefix(obj.GetName(), rook.ClientSecretPrefix); ok {
-		reqs = append(reqs, r.backendsBy(ctx, indexRookClient, obj.GetNamespace()+"/"+clientName)...)
+		reqs = append(reqs, r.backendsBy(ctx, indexes.RookClient, obj.GetNamespace()+"/"+clientName)...)
 	}
 	return reqs
 }
 
-func (r *StorageBackendReconciler) byHadoopCluster(_ context.Context, obj client.Object) []reconcile.Request {
+func (r *Reconciler) byHadoopCluster(_ context.Context, obj client.Object) []reconcile.Request {
 	hc := obj.(*v1alpha1.HadoopCluster)
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}}}
 }
