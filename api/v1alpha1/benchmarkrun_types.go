@@ -10,15 +10,26 @@ import (
 // status always describe the spec next to them and the operator never has to reconcile
 // a change against stages that already ran. A run that waits in the queue is cheap to
 // replace: delete it and create another.
-// The rule compares durations and quantities by value, not as written: Go clients
-// re-serialize them ("24h" as "24h0m0s", "1024Mi" as "1Gi"), and a plain self == oldSelf
-// would then refuse every typed Update, even one that only adds a label. A field added
-// to the spec must be added here too; the admission tests change each one.
-// +kubebuilder:validation:XValidation:rule="self.clusterRef == oldSelf.clusterRef && self.?repetitions == oldSelf.?repetitions && has(self.baselineRef) == has(oldSelf.baselineRef) && (!has(self.baselineRef) || self.baselineRef == oldSelf.baselineRef) && self.?cleanup == oldSelf.?cleanup && has(self.deadline) == has(oldSelf.deadline) && (!has(self.deadline) || duration(self.deadline) == duration(oldSelf.deadline)) && has(self.wordCount) == has(oldSelf.wordCount) && (!has(self.wordCount) || self.wordCount == oldSelf.wordCount) && has(self.grep) == has(oldSelf.grep) && (!has(self.grep) || self.grep == oldSelf.grep) && has(self.teraSort) == has(oldSelf.teraSort) && (!has(self.teraSort) || (self.teraSort.?rows == oldSelf.teraSort.?rows && self.teraSort.?maps == oldSelf.teraSort.?maps && self.teraSort.?reduces == oldSelf.teraSort.?reduces && self.teraSort.?outputReplication == oldSelf.teraSort.?outputReplication && self.teraSort.?validate == oldSelf.teraSort.?validate && has(self.teraSort.size) == has(oldSelf.teraSort.size) && (!has(self.teraSort.size) || quantity(string(self.teraSort.size)).compareTo(quantity(string(oldSelf.teraSort.size))) == 0))) && has(self.testDFSIO) == has(oldSelf.testDFSIO) && (!has(self.testDFSIO) || (self.testDFSIO.files == oldSelf.testDFSIO.files && has(self.testDFSIO.modes) == has(oldSelf.testDFSIO.modes) && (!has(self.testDFSIO.modes) || self.testDFSIO.modes == oldSelf.testDFSIO.modes) && quantity(string(self.testDFSIO.fileSize)).compareTo(quantity(string(oldSelf.testDFSIO.fileSize))) == 0)) && has(self.ingest) == has(oldSelf.ingest) && (!has(self.ingest) || (self.ingest.clients == oldSelf.ingest.clients && self.ingest.?parallelPuts == oldSelf.ingest.?parallelPuts && quantity(string(self.ingest.fileSize)).compareTo(quantity(string(oldSelf.ingest.fileSize))) == 0))",message="spec is immutable: create a new BenchmarkRun"
+// One rule per field, so a refused change names the field. The rules compare
+// durations and quantities by value, not as written: Go clients re-serialize them
+// ("24h" as "24h0m0s", "1024Mi" as "1Gi"), and a plain self == oldSelf would then refuse
+// every typed Update, even one that only adds a label. A field added to the spec needs
+// a rule here too; the admission tests change each one.
+// +kubebuilder:validation:XValidation:rule="self.clusterRef == oldSelf.clusterRef",message="is immutable: create a new BenchmarkRun",fieldPath=".clusterRef"
+// +kubebuilder:validation:XValidation:rule="self.?repetitions == oldSelf.?repetitions",message="is immutable: create a new BenchmarkRun",fieldPath=".repetitions"
+// +kubebuilder:validation:XValidation:rule="has(self.baselineRef) == has(oldSelf.baselineRef) && (!has(self.baselineRef) || self.baselineRef == oldSelf.baselineRef)",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".baselineRef"
+// +kubebuilder:validation:XValidation:rule="self.?cleanup == oldSelf.?cleanup",message="is immutable: create a new BenchmarkRun",fieldPath=".cleanup"
+// +kubebuilder:validation:XValidation:rule="has(self.deadline) == has(oldSelf.deadline) && (!has(self.deadline) || duration(self.deadline) == duration(oldSelf.deadline))",message="is immutable: create a new BenchmarkRun",fieldPath=".deadline"
+// +kubebuilder:validation:XValidation:rule="has(self.wordCount) == has(oldSelf.wordCount) && (!has(self.wordCount) || self.wordCount == oldSelf.wordCount)",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".wordCount"
+// +kubebuilder:validation:XValidation:rule="has(self.grep) == has(oldSelf.grep) && (!has(self.grep) || self.grep == oldSelf.grep)",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".grep"
+// +kubebuilder:validation:XValidation:rule="has(self.teraSort) == has(oldSelf.teraSort) && (!has(self.teraSort) || (self.teraSort.?rows == oldSelf.teraSort.?rows && self.teraSort.?maps == oldSelf.teraSort.?maps && self.teraSort.?reduces == oldSelf.teraSort.?reduces && self.teraSort.?outputReplication == oldSelf.teraSort.?outputReplication && self.teraSort.?validate == oldSelf.teraSort.?validate && has(self.teraSort.size) == has(oldSelf.teraSort.size) && (!has(self.teraSort.size) || quantity(string(self.teraSort.size)).compareTo(quantity(string(oldSelf.teraSort.size))) == 0)))",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".teraSort"
+// +kubebuilder:validation:XValidation:rule="has(self.testDFSIO) == has(oldSelf.testDFSIO) && (!has(self.testDFSIO) || (self.testDFSIO.files == oldSelf.testDFSIO.files && has(self.testDFSIO.modes) == has(oldSelf.testDFSIO.modes) && (!has(self.testDFSIO.modes) || self.testDFSIO.modes == oldSelf.testDFSIO.modes) && quantity(string(self.testDFSIO.fileSize)).compareTo(quantity(string(oldSelf.testDFSIO.fileSize))) == 0))",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".testDFSIO"
+// +kubebuilder:validation:XValidation:rule="has(self.ingest) == has(oldSelf.ingest) && (!has(self.ingest) || (self.ingest.clients == oldSelf.ingest.clients && self.ingest.?parallelPuts == oldSelf.ingest.?parallelPuts && quantity(string(self.ingest.fileSize)).compareTo(quantity(string(oldSelf.ingest.fileSize))) == 0))",message="is immutable, including setting or clearing it: create a new BenchmarkRun",fieldPath=".ingest"
 // +kubebuilder:validation:XValidation:rule="[has(self.teraSort), has(self.testDFSIO), has(self.ingest), has(self.wordCount), has(self.grep)].filter(x, x).size() == 1",message="exactly one workload must be set: teraSort, testDFSIO, ingest, wordCount or grep"
 type BenchmarkRunSpec struct {
 	// ClusterRef names the HadoopCluster in this namespace to run on. Its image,
 	// Hadoop configuration and CephFS client config run every stage.
+	// +kubebuilder:validation:XValidation:rule="self.name.size() <= 36 && self.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="must be a HadoopCluster name: a letter, then at most 35 of a-z, 0-9 and '-', not ending with '-'",fieldPath=".name",fieldPath=".name"
 	ClusterRef LocalObjectReference `json:"clusterRef"`
 
 	// TeraSort generates rows with TeraGen, sorts them with TeraSort and, unless
@@ -55,6 +66,7 @@ type BenchmarkRunSpec struct {
 	// whose results this run is compared with, stage by stage. The comparison waits
 	// until the baseline has succeeded.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule="self.name.size() <= 46 && self.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="must be a BenchmarkRun name: a letter, then at most 45 of a-z, 0-9 and '-', not ending with '-'",fieldPath=".name"
 	BaselineRef *LocalObjectReference `json:"baselineRef,omitempty"`
 
 	// Cleanup removes the data a repetition generated once it is measured (TeraGen and
@@ -613,8 +625,8 @@ type StageRatio struct {
 // +kubebuilder:printcolumn:name="Vs Baseline",type=string,JSONPath=`.status.baseline.ratio`
 // +kubebuilder:printcolumn:name="Progress",type=string,JSONPath=`.status.progress.message`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 46 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must start with a letter and be at most 46 characters: stage Jobs are named <name>-<stage>-r<repetition> and must stay valid labels"
-// +kubebuilder:validation:XValidation:rule="!has(self.spec.baselineRef) || self.spec.baselineRef.name != self.metadata.name",message="spec.baselineRef must name another BenchmarkRun"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.baselineRef) || self.spec.baselineRef.name != self.metadata.name",message="must name another BenchmarkRun: a run cannot be its own baseline",fieldPath=".spec.baselineRef.name"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 46 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="name must start with a letter and be at most 46 characters of a-z, 0-9 and '-': stage Jobs are named <name>-<stage>-r<repetition> and must stay valid labels",fieldPath=".metadata"
 type BenchmarkRun struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

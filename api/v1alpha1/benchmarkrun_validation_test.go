@@ -33,17 +33,7 @@ func wordCount(patch string) spec {
 }
 
 // benchmarkRun is what a user would apply, untyped like storageBackend.
-func benchmarkRun(s spec) *unstructured.Unstructured {
-	GinkgoHelper()
-	if s.patch == "" {
-		s.patch = "{}"
-	}
-	u := &unstructured.Unstructured{Object: map[string]any{"spec": mergeSpec(yamlToJSON(s.base), s.patch)}}
-	u.SetGroupVersionKind(v1alpha1.GroupVersion.WithKind("BenchmarkRun"))
-	u.SetNamespace(namespace)
-	u.SetGenerateName("br-")
-	return u
-}
+func benchmarkRun(s spec) *unstructured.Unstructured { return object("BenchmarkRun", "br-", s) }
 
 var _ = Describe("BenchmarkRun admission", func() {
 	DescribeTable("rejects bad input, naming the field and what it allows",
@@ -92,6 +82,9 @@ var _ = Describe("BenchmarkRun admission", func() {
 		Entry("deadline over 30 days", spec{base: wordCountRun, patch: `{deadline: 721h}`}, "spec.deadline", "must be a duration between 1m and 720h"),
 		Entry("deadline that is not a duration", spec{base: wordCountRun, patch: `{deadline: soon}`}, "spec.deadline", "should match"),
 		Entry("baseline without name", spec{base: wordCountRun, patch: `{baselineRef: {}}`}, "spec.baselineRef.name", "Required value"),
+		Entry("a cluster no HadoopCluster could be called", spec{base: wordCountRun, patch: `{clusterRef: {name: Analytics}}`}, "spec.clusterRef.name", "must be a HadoopCluster name"),
+		Entry("a cluster name over 36 characters", spec{base: wordCountRun, patch: `{clusterRef: {name: ` + strings.Repeat("a", 37) + `}}`}, "spec.clusterRef.name", "must be a HadoopCluster name"),
+		Entry("a baseline no BenchmarkRun could be called", spec{base: wordCountRun, patch: `{baselineRef: {name: run_1}}`}, "spec.baselineRef.name", "must be a BenchmarkRun name"),
 	)
 
 	It("rejects a run without a spec", func(ctx SpecContext) {
@@ -104,7 +97,7 @@ var _ = Describe("BenchmarkRun admission", func() {
 		br := benchmarkRun(spec{base: wordCountRun})
 		br.SetGenerateName("")
 		br.SetName(strings.Repeat("b", 47))
-		Expect(k8sClient.Create(ctx, br)).To(MatchError(ContainSubstring("metadata.name must start with a letter and be at most 46 characters")))
+		Expect(k8sClient.Create(ctx, br)).To(beInvalidAt("metadata", "name must start with a letter and be at most 46 characters"))
 	})
 
 	It("accepts a name of 46 characters", func(ctx SpecContext) {
@@ -118,35 +111,37 @@ var _ = Describe("BenchmarkRun admission", func() {
 		br := benchmarkRun(spec{base: wordCountRun, patch: `{baselineRef: {name: self-compare}}`})
 		br.SetGenerateName("")
 		br.SetName("self-compare")
-		Expect(k8sClient.Create(ctx, br)).To(MatchError(ContainSubstring("spec.baselineRef must name another BenchmarkRun")))
+		Expect(k8sClient.Create(ctx, br)).To(beInvalidAt("spec.baselineRef.name", "must name another BenchmarkRun"))
 	})
 
-	DescribeTable("rejects any change to the spec",
-		func(ctx SpecContext, created, update spec) {
+	DescribeTable("rejects any change to the spec, naming the field changed",
+		func(ctx SpecContext, created, update spec, field string) {
 			br := benchmarkRun(created)
 			Expect(k8sClient.Create(ctx, br)).To(Succeed())
-			Expect(k8sClient.Patch(ctx, br, update.specPatch())).To(beInvalidAt("spec", "spec is immutable: create a new BenchmarkRun"))
+			Expect(k8sClient.Patch(ctx, br, update.specPatch())).To(beInvalidAt(field, "is immutable"))
 		},
-		Entry("repetitions", spec{base: teraSortBase}, spec{patch: `{repetitions: 3}`}),
-		Entry("size", spec{base: teraSortBase}, spec{patch: `{teraSort: {size: 1Ti}}`}),
-		Entry("another cluster", spec{base: teraSortBase}, spec{patch: `{clusterRef: {name: other}}`}),
-		Entry("a baseline added", spec{base: teraSortBase}, spec{patch: `{baselineRef: {name: before}}`}),
-		Entry("cleanup turned off", spec{base: teraSortBase}, spec{patch: `{cleanup: false}`}),
-		Entry("a default cleared", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {modes: [write]}}`}),
-		Entry("deadline", spec{base: teraSortBase}, spec{patch: `{deadline: 2h}`}),
-		Entry("size to rows", spec{base: teraSortBase}, spec{patch: `{teraSort: {size: null, rows: 5}}`}),
-		Entry("maps", spec{base: teraSortBase}, spec{patch: `{teraSort: {maps: 8}}`}),
-		Entry("reduces", spec{base: teraSortBase}, spec{patch: `{teraSort: {reduces: 8}}`}),
-		Entry("output replication", spec{base: teraSortBase}, spec{patch: `{teraSort: {outputReplication: 3}}`}),
-		Entry("validate", spec{base: teraSortBase}, spec{patch: `{teraSort: {validate: false}}`}),
-		Entry("another workload", spec{base: teraSortBase}, spec{patch: `{teraSort: null, wordCount: {inputPath: /datasets/wiki}}`}),
-		Entry("TestDFSIO files", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {files: 8}}`}),
-		Entry("TestDFSIO file size", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {fileSize: 2Gi}}`}),
-		Entry("ingest clients", spec{base: ingestBase}, spec{patch: `{ingest: {clients: 4}}`}),
-		Entry("ingest parallel puts", spec{base: ingestBase}, spec{patch: `{ingest: {parallelPuts: 6}}`}),
-		Entry("ingest file size", spec{base: ingestBase}, spec{patch: `{ingest: {fileSize: 5Gi}}`}),
-		Entry("wordCount input", spec{base: wordCountRun}, spec{patch: `{wordCount: {inputPath: /datasets/other}}`}),
-		Entry("grep pattern", spec{base: grepBase}, spec{patch: `{grep: {pattern: "x+"}}`}),
+		Entry("repetitions", spec{base: teraSortBase}, spec{patch: `{repetitions: 3}`}, "spec.repetitions"),
+		Entry("size", spec{base: teraSortBase}, spec{patch: `{teraSort: {size: 1Ti}}`}, "spec.teraSort"),
+		Entry("another cluster", spec{base: teraSortBase}, spec{patch: `{clusterRef: {name: other}}`}, "spec.clusterRef"),
+		Entry("a baseline added", spec{base: teraSortBase}, spec{patch: `{baselineRef: {name: before}}`}, "spec.baselineRef"),
+		Entry("cleanup turned off", spec{base: teraSortBase}, spec{patch: `{cleanup: false}`}, "spec.cleanup"),
+		Entry("a default cleared", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {modes: [write]}}`}, "spec.testDFSIO"),
+		Entry("deadline", spec{base: teraSortBase}, spec{patch: `{deadline: 2h}`}, "spec.deadline"),
+		Entry("size to rows", spec{base: teraSortBase}, spec{patch: `{teraSort: {size: null, rows: 5}}`}, "spec.teraSort"),
+		Entry("maps", spec{base: teraSortBase}, spec{patch: `{teraSort: {maps: 8}}`}, "spec.teraSort"),
+		Entry("reduces", spec{base: teraSortBase}, spec{patch: `{teraSort: {reduces: 8}}`}, "spec.teraSort"),
+		Entry("output replication", spec{base: teraSortBase}, spec{patch: `{teraSort: {outputReplication: 3}}`}, "spec.teraSort"),
+		Entry("validate", spec{base: teraSortBase}, spec{patch: `{teraSort: {validate: false}}`}, "spec.teraSort"),
+		Entry("another workload (the old one)", spec{base: teraSortBase}, spec{patch: `{teraSort: null, wordCount: {inputPath: /datasets/wiki}}`}, "spec.teraSort"),
+		Entry("another workload (the new one)", spec{base: teraSortBase}, spec{patch: `{teraSort: null, wordCount: {inputPath: /datasets/wiki}}`}, "spec.wordCount"),
+		Entry("a baseline cleared", spec{base: teraSortBase, patch: `{baselineRef: {name: before}}`}, spec{patch: `{baselineRef: null}`}, "spec.baselineRef"),
+		Entry("TestDFSIO files", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {files: 8}}`}, "spec.testDFSIO"),
+		Entry("TestDFSIO file size", spec{base: dfsioBase}, spec{patch: `{testDFSIO: {fileSize: 2Gi}}`}, "spec.testDFSIO"),
+		Entry("ingest clients", spec{base: ingestBase}, spec{patch: `{ingest: {clients: 4}}`}, "spec.ingest"),
+		Entry("ingest parallel puts", spec{base: ingestBase}, spec{patch: `{ingest: {parallelPuts: 6}}`}, "spec.ingest"),
+		Entry("ingest file size", spec{base: ingestBase}, spec{patch: `{ingest: {fileSize: 5Gi}}`}, "spec.ingest"),
+		Entry("wordCount input", spec{base: wordCountRun}, spec{patch: `{wordCount: {inputPath: /datasets/other}}`}, "spec.wordCount"),
+		Entry("grep pattern", spec{base: grepBase}, spec{patch: `{grep: {pattern: "x+"}}`}, "spec.grep"),
 	)
 
 	// Go clients write durations and quantities in their canonical form, so an Update

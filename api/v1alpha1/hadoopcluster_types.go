@@ -10,6 +10,7 @@ import (
 type LocalObjectReference struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="must be an object name: a lowercase RFC 1123 subdomain (a-z, 0-9, '-' and '.', starting and ending with a letter or digit)"
 	Name string `json:"name"`
 }
 
@@ -18,7 +19,10 @@ type LocalObjectReference struct {
 // a default that gives a small working cluster.
 type HadoopClusterSpec struct {
 	// StorageBackendRef names the StorageBackend in this namespace that holds the data.
-	// The cluster waits until that backend is Ready.
+	// The cluster waits until that backend is Ready. It cannot change: the
+	// ResourceManager's state, the job history and the users' data live on that
+	// backend's CephFS; docs/hadoopcluster.md describes moving a cluster to another.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: the ResourceManager's state, the job history and the data live on the old backend's CephFS; create a new HadoopCluster on the new backend and copy the data (docs/hadoopcluster.md)"
 	StorageBackendRef LocalObjectReference `json:"storageBackendRef"`
 
 	// Image of the Hadoop pods. Defaults to the operator's configured Hadoop image.
@@ -36,7 +40,7 @@ type HadoopClusterSpec struct {
 	// +kubebuilder:validation:MaxItems=16
 	// +listType=atomic
 	// +optional
-	ImagePullSecrets []corev1.LocalObjectReference `json:"imagePullSecrets,omitempty"`
+	ImagePullSecrets []LocalObjectReference `json:"imagePullSecrets,omitempty"`
 
 	// HadoopVersion is shown by kubectl get -o wide. It is informational: the image
 	// decides which Hadoop runs.
@@ -85,6 +89,9 @@ type ResourceManagerSpec struct {
 	// Resources of the ResourceManager container. Its JVM heap is 75% of the memory
 	// limit (else request), which must be at least 512Mi.
 	// +kubebuilder:default={requests: {cpu: "500m", memory: "1Gi"}, limits: {memory: "1Gi"}}
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !quantity(string(self.requests[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".requests"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.limits) || !quantity(string(self.limits[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".limits"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || !has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !(k in self.limits) || quantity(string(self.limits[k])).compareTo(quantity(string(self.requests[k]))) >= 0)",message="must not exceed the limit of the same resource: Kubernetes refuses a request larger than its limit",fieldPath=".requests"
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
 
@@ -95,8 +102,7 @@ type ResourceManagerSpec struct {
 
 // NodeManagerSpec sizes the NodeManager StatefulSet. YARN's memory and vcores follow
 // from the pod's resources unless yarn sets them. Memory minimums are checked by the
-// operator, not here: parsing quantities inside a ResourceRequirements map exceeds the
-// API server's CEL cost budget.
+// operator, which reports them in the ConfigReady condition.
 // +kubebuilder:validation:XValidation:rule="!has(self.resources) || ((has(self.resources.limits) && 'memory' in self.resources.limits) || (has(self.resources.requests) && 'memory' in self.resources.requests))",message="resources must set a memory limit or request: YARN's memory is derived from it and the pod needs at least 3584Mi",fieldPath=".resources"
 type NodeManagerSpec struct {
 	// Replicas is the number of NodeManagers. The scale subresource sets it.
@@ -111,6 +117,9 @@ type NodeManagerSpec struct {
 	// 3584Mi, which the operator checks and reports in the ConfigReady condition.
 	// Extended resources from network.extendedResources are added to it.
 	// +kubebuilder:default={requests: {cpu: "2", memory: "4Gi"}, limits: {memory: "4Gi"}}
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !quantity(string(self.requests[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".requests"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.limits) || !quantity(string(self.limits[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".limits"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || !has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !(k in self.limits) || quantity(string(self.limits[k])).compareTo(quantity(string(self.requests[k]))) >= 0)",message="must not exceed the limit of the same resource: Kubernetes refuses a request larger than its limit",fieldPath=".requests"
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
 
@@ -175,6 +184,7 @@ type EmptyDirLocalDirs struct {
 	Medium corev1.StorageMedium `json:"medium,omitempty"`
 
 	// SizeLimit evicts the pod when its local data grows past it.
+	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).isGreaterThan(quantity('0'))",message="must be positive"
 	// +optional
 	SizeLimit *resource.Quantity `json:"sizeLimit,omitempty"`
 }
@@ -183,6 +193,7 @@ type EmptyDirLocalDirs struct {
 type VolumeClaimLocalDirs struct {
 	// StorageClassName of the claims; the cluster's default class when empty.
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self == '' || self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="must be a StorageClass name: a lowercase RFC 1123 subdomain (a-z, 0-9, '-' and '.')"
 	// +optional
 	StorageClassName *string `json:"storageClassName,omitempty"`
 
@@ -203,6 +214,9 @@ type JobHistorySpec struct {
 	// Resources of the JobHistory container. Its JVM heap is 75% of the memory limit
 	// (else request), which must be at least 512Mi.
 	// +kubebuilder:default={requests: {cpu: "250m", memory: "1Gi"}, limits: {memory: "1Gi"}}
+	// +kubebuilder:validation:XValidation:rule="!has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !quantity(string(self.requests[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".requests"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.limits) || !quantity(string(self.limits[k])).isLessThan(quantity('0')))",message="must not be negative",fieldPath=".limits"
+	// +kubebuilder:validation:XValidation:rule="!has(self.limits) || !has(self.requests) || ['cpu', 'memory', 'ephemeral-storage'].all(k, !(k in self.requests) || !(k in self.limits) || quantity(string(self.limits[k])).compareTo(quantity(string(self.requests[k]))) >= 0)",message="must not exceed the limit of the same resource: Kubernetes refuses a request larger than its limit",fieldPath=".requests"
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitzero"`
 
@@ -218,16 +232,17 @@ type PodOverrides struct {
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('app.kubernetes.io/') && !k.startsWith('hadoopceph.io/'))",message="must not use the app.kubernetes.io/ or hadoopceph.io/ prefixes: the operator selects its pods by those labels"
 	// +optional
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels Labels `json:"labels,omitempty"`
 
 	// Annotations added to the pods.
 	// +kubebuilder:validation:MaxProperties=64
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k != 'k8s.v1.cni.cncf.io/networks' && !k.startsWith('hadoopceph.io/'))",message="must not set k8s.v1.cni.cncf.io/networks (use spec.network.attachments) or use the hadoopceph.io/ prefix"
 	// +optional
-	Annotations map[string]string `json:"annotations,omitempty"`
+	Annotations Annotations `json:"annotations,omitempty"`
 
 	// PriorityClassName of the pods.
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="must be a PriorityClass name: a lowercase RFC 1123 subdomain (a-z, 0-9, '-' and '.')"
 	// +optional
 	PriorityClassName string `json:"priorityClassName,omitempty"`
 
@@ -238,19 +253,19 @@ type PodOverrides struct {
 	// +listType=map
 	// +listMapKey=name
 	// +optional
-	Env []corev1.EnvVar `json:"env,omitempty"`
+	Env EnvVars `json:"env,omitempty"`
 
 	// NodeSelector entries added to placement.nodeSelector for this role; an entry
 	// here wins over one with the same key there.
 	// +kubebuilder:validation:MaxProperties=32
 	// +optional
-	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+	NodeSelector Labels `json:"nodeSelector,omitempty"`
 
 	// Tolerations added to placement.tolerations for this role.
 	// +kubebuilder:validation:MaxItems=32
 	// +listType=atomic
 	// +optional
-	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+	Tolerations []Toleration `json:"tolerations,omitempty"`
 }
 
 // HadoopConfig holds per-file overrides of the generated configuration. Each map is
@@ -315,6 +330,10 @@ type HadoopConfig struct {
 // Hadoop's data: shuffle between NodeManagers and CephFS I/O of the YARN containers.
 // +kubebuilder:validation:XValidation:rule="!(has(self.hostNetwork) && self.hostNetwork && has(self.attachments) && size(self.attachments) > 0)",message="hostNetwork cannot be combined with attachments: a host-network pod already has the node's interfaces, and Multus does not attach networks to it"
 // +kubebuilder:validation:XValidation:rule="!has(self.attachments) || self.attachments.all(a, !has(a.interfaceName) || self.attachments.exists_one(b, has(b.interfaceName) && b.interfaceName == a.interfaceName))",message="attachments must use distinct interfaceName values"
+// The pod's interfaces are known at admission, except on the host's network: eth0,
+// each attachment's (Multus numbers unnamed ones by position, net1 first), and one
+// more after them for Rook's Multus public network, which the operator appends last.
+// +kubebuilder:validation:XValidation:rule="!has(self.dataInterface) || (has(self.hostNetwork) && self.hostNetwork) || self.dataInterface == 'eth0' || (has(self.attachments) && self.attachments.exists(a, has(a.interfaceName) && a.interfaceName == self.dataInterface)) || (self.dataInterface.matches('^net[1-9]$') && int(self.dataInterface.substring(3)) <= (has(self.attachments) ? size(self.attachments) : 0) + 1 && (int(self.dataInterface.substring(3)) > (has(self.attachments) ? size(self.attachments) : 0) || !has(self.attachments[int(self.dataInterface.substring(3)) - 1].interfaceName)))",message="must be an interface of the NodeManager pods: eth0, an attachment's interfaceName, net<N> for the N-th attachment without one, or the one after the attachments (Rook's Multus public network); any of the node's interfaces needs hostNetwork",fieldPath=".dataInterface"
 type NetworkSpec struct {
 	// Attachments are Multus networks (NetworkAttachmentDefinitions) the NodeManager
 	// pods join, for example an InfiniBand, SR-IOV or 10GbE network. When the Rook
@@ -402,13 +421,13 @@ type Placement struct {
 	// NodeSelector restricts pods to nodes with these labels.
 	// +kubebuilder:validation:MaxProperties=32
 	// +optional
-	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+	NodeSelector Labels `json:"nodeSelector,omitempty"`
 
 	// Tolerations let pods run on tainted nodes.
 	// +kubebuilder:validation:MaxItems=32
 	// +listType=atomic
 	// +optional
-	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+	Tolerations []Toleration `json:"tolerations,omitempty"`
 
 	// Affinity of the pods.
 	// +optional
@@ -419,7 +438,7 @@ type Placement struct {
 	// +kubebuilder:validation:MaxItems=8
 	// +listType=atomic
 	// +optional
-	TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	TopologySpreadConstraints TopologySpreadConstraints `json:"topologySpreadConstraints,omitempty"`
 
 	// PreferCephOSDNodes prefers nodes that run Ceph OSDs of the Rook cluster for
 	// NodeManagers, so the connector's block locations let YARN read data locally.
@@ -493,7 +512,7 @@ type HadoopClusterStatus struct {
 // +kubebuilder:printcolumn:name="Version",type=string,JSONPath=`.spec.hadoopVersion`,priority=1
 // +kubebuilder:printcolumn:name="ResourceManager",type=string,JSONPath=`.status.resourceManagerAddress`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 36 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="metadata.name must start with a letter and be at most 36 characters: the cluster's Services and StatefulSets are named <name>-resourcemanager and so on, and must stay valid DNS labels"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 36 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="name must start with a letter and be at most 36 characters of a-z, 0-9 and '-': the cluster's Services and StatefulSets are named <name>-resourcemanager and so on, and must stay valid DNS labels",fieldPath=".metadata"
 type HadoopCluster struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -70,12 +70,18 @@ func (s spec) specPatch() client.Patch {
 
 // storageBackend is what a user would apply: untyped, so that a field left out is
 // absent rather than a Go zero value.
-func storageBackend(s spec) *unstructured.Unstructured {
+func storageBackend(s spec) *unstructured.Unstructured { return object("StorageBackend", "sb-", s) }
+
+// object is an untyped object of kind with s as its spec and a generated name.
+func object(kind, namePrefix string, s spec) *unstructured.Unstructured {
 	GinkgoHelper()
+	if s.patch == "" {
+		s.patch = "{}"
+	}
 	u := &unstructured.Unstructured{Object: map[string]any{"spec": mergeSpec(yamlToJSON(s.base), s.patch)}}
-	u.SetGroupVersionKind(v1alpha1.GroupVersion.WithKind("StorageBackend"))
+	u.SetGroupVersionKind(v1alpha1.GroupVersion.WithKind(kind))
 	u.SetNamespace(namespace)
-	u.SetGenerateName("sb-")
+	u.SetGenerateName(namePrefix)
 	return u
 }
 

@@ -63,7 +63,7 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 	if networks := MultusNetworks(attachmentsFor(in, r.component)); networks != "" {
 		annotations[NetworksAnnotation] = networks
 	}
-	podLabels := maps.Clone(r.overrides.Labels)
+	podLabels := r.overrides.Labels.Strings()
 	if podLabels == nil {
 		podLabels = map[string]string{}
 	}
@@ -76,7 +76,7 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 		// Service links would put an environment variable per Service into the
 		// containers, where names like HADOOP_..._PORT could collide with Hadoop's.
 		EnableServiceLinks: ptr.To(false),
-		ImagePullSecrets:   hc.Spec.ImagePullSecrets,
+		ImagePullSecrets:   pullSecrets(hc.Spec.ImagePullSecrets),
 		PriorityClassName:  r.overrides.PriorityClassName,
 		SecurityContext: &corev1.PodSecurityContext{
 			RunAsNonRoot: ptr.To(true),
@@ -92,8 +92,8 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 		InitContainers:                r.initContainers,
 		Containers:                    []corev1.Container{container(in, r)},
 		Volumes:                       append(commonVolumes(in), r.volumes...),
-		NodeSelector:                  nodeSelector(hc.Spec.Placement.NodeSelector, r.overrides.NodeSelector),
-		Tolerations:                   concat(hc.Spec.Placement.Tolerations, r.overrides.Tolerations),
+		NodeSelector:                  nodeSelector(hc.Spec.Placement.NodeSelector.Strings(), r.overrides.NodeSelector.Strings()),
+		Tolerations:                   v1alpha1.Tolerations(concat(hc.Spec.Placement.Tolerations, r.overrides.Tolerations)),
 		Affinity:                      affinity(hc.Spec.Placement.Affinity, r.podAffinity),
 		TopologySpreadConstraints:     spreadConstraints(hc, r.component),
 	}
@@ -276,6 +276,18 @@ func spreadConstraints(hc *v1alpha1.HadoopCluster, c Component) []corev1.Topolog
 }
 
 // concat joins lists into a new one, nil when all are empty.
+// pullSecrets are the image pull Secrets in Kubernetes' own reference type.
+func pullSecrets(refs []v1alpha1.LocalObjectReference) []corev1.LocalObjectReference {
+	if refs == nil {
+		return nil
+	}
+	out := make([]corev1.LocalObjectReference, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, corev1.LocalObjectReference{Name: r.Name})
+	}
+	return out
+}
+
 func concat[T any](lists ...[]T) []T {
 	var out []T
 	for _, l := range lists {
