@@ -320,16 +320,10 @@ func (r *Reconciler) reportConfigHash(ctx context.Context, p *clusterPass) error
 // conditionOf is the condition that reports a failure to apply obj: its component's,
 // or ConfigReady for what the whole cluster shares.
 func conditionOf(obj client.Object) string {
-	switch hadoop.Component(obj.GetLabels()[hadoop.LabelComponent]) {
-	case hadoop.ResourceManager:
-		return v1alpha1.ConditionResourceManagerReady
-	case hadoop.NodeManager:
-		return v1alpha1.ConditionNodeManagersReady
-	case hadoop.JobHistory:
-		return v1alpha1.ConditionJobHistoryReady
-	default:
-		return v1alpha1.ConditionConfigReady
+	if cond, ok := conditionFor(hadoop.Component(obj.GetLabels()[hadoop.LabelComponent])); ok {
+		return cond
 	}
+	return v1alpha1.ConditionConfigReady
 }
 
 // describe names obj with its kind for messages; objects read through a client carry

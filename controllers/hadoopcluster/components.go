@@ -34,7 +34,7 @@ func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) erro
 		st.ResourceManagerAddress = hadoop.ResourceManagerAddress(hc)
 		st.ResourceManagerWebURL = hadoop.ResourceManagerWebURL(hc)
 	}
-	if err := r.reportComponent(ctx, p, v1alpha1.ConditionResourceManagerReady, hadoop.ResourceManager, rm); err != nil {
+	if err := r.reportComponent(ctx, p, hadoop.ResourceManager, rm); err != nil {
 		return err
 	}
 
@@ -49,7 +49,7 @@ func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) erro
 		st.ReadyNodeManagers = nm.Status.ReadyReplicas
 	}
 	st.NodeManagers = fmt.Sprintf("%d/%d", st.ReadyNodeManagers, st.DesiredNodeManagers)
-	if err := r.reportComponent(ctx, p, v1alpha1.ConditionNodeManagersReady, hadoop.NodeManager, nm); err != nil {
+	if err := r.reportComponent(ctx, p, hadoop.NodeManager, nm); err != nil {
 		return err
 	}
 
@@ -64,7 +64,7 @@ func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) erro
 	if jh != nil {
 		st.JobHistoryWebURL = hadoop.JobHistoryWebURL(hc)
 	}
-	return r.reportComponent(ctx, p, v1alpha1.ConditionJobHistoryReady, hadoop.JobHistory, jh)
+	return r.reportComponent(ctx, p, hadoop.JobHistory, jh)
 }
 
 // statefulSet is the cluster's StatefulSet of that name as this pass applied it, else
@@ -89,7 +89,8 @@ func (r *Reconciler) statefulSet(ctx context.Context, p *clusterPass, name strin
 // reportComponent sets a component's condition from its StatefulSet: ready when every
 // desired pod is ready and runs the current template. Otherwise it says why, most
 // specific first: a pod the scheduler cannot place, a rollout, or pods starting.
-func (r *Reconciler) reportComponent(ctx context.Context, p *clusterPass, conditionType string, c hadoop.Component, sts *appsv1.StatefulSet) error {
+func (r *Reconciler) reportComponent(ctx context.Context, p *clusterPass, c hadoop.Component, sts *appsv1.StatefulSet) error {
+	conditionType, _ := conditionFor(c)
 	if sts == nil {
 		p.Lacks(conditionType, lifecycle.Dependency(v1alpha1.ConditionConfigReady))
 		return nil

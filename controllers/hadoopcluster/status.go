@@ -115,20 +115,13 @@ func (r *Reconciler) event(hc *v1alpha1.HadoopCluster, reason, action, note stri
 // into one series, keeping the first note: without it, the NodeManagers' PodsNotReady
 // would be counted as a repeat of the ResourceManager's.
 func componentStatefulSet(hc *v1alpha1.HadoopCluster, conditionType string) runtime.Object {
-	var name string
-	switch conditionType {
-	case v1alpha1.ConditionResourceManagerReady:
-		name = hadoop.ResourceManagerName(hc)
-	case v1alpha1.ConditionNodeManagersReady:
-		name = hadoop.NodeManagerName(hc)
-	case v1alpha1.ConditionJobHistoryReady:
-		name = hadoop.JobHistoryName(hc)
-	default:
+	c, ok := componentFor(conditionType)
+	if !ok {
 		return nil
 	}
 	return &appsv1.StatefulSet{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
-		ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hadoop.ComponentName(hc, c)},
 	}
 }
 

@@ -37,18 +37,18 @@ const ConfigHashAnnotation = "hadoopceph.io/config-hash"
 
 // ResourceManagerName names the ResourceManager StatefulSet and Service.
 func ResourceManagerName(hc *v1alpha1.HadoopCluster) string {
-	return componentName(hc, ResourceManager)
+	return ComponentName(hc, ResourceManager)
 }
 
 // NodeManagerName names the NodeManager StatefulSet, headless Service and
 // PodDisruptionBudget.
 func NodeManagerName(hc *v1alpha1.HadoopCluster) string {
-	return componentName(hc, NodeManager)
+	return ComponentName(hc, NodeManager)
 }
 
 // JobHistoryName names the JobHistory StatefulSet and Service.
 func JobHistoryName(hc *v1alpha1.HadoopCluster) string {
-	return componentName(hc, JobHistory)
+	return ComponentName(hc, JobHistory)
 }
 
 // ConfigMapName names the ConfigMap with the Hadoop configuration files.
@@ -61,7 +61,8 @@ func ServiceAccountName(hc *v1alpha1.HadoopCluster) string {
 	return hc.Name + "-hadoop"
 }
 
-func componentName(hc *v1alpha1.HadoopCluster, c Component) string {
+// ComponentName names the StatefulSet and Service of component c.
+func ComponentName(hc *v1alpha1.HadoopCluster, c Component) string {
 	return hc.Name + "-" + string(c)
 }
 

@@ -37,7 +37,7 @@ func service(hc *v1alpha1.HadoopCluster, c Component, ports []namedPort, spec co
 	return &corev1.Service{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      componentName(hc, c),
+			Name:      ComponentName(hc, c),
 			Namespace: hc.Namespace,
 			Labels:    Labels(hc, c),
 		},
@@ -48,7 +48,7 @@ func service(hc *v1alpha1.HadoopCluster, c Component, ports []namedPort, spec co
 // serviceHost is the in-cluster DNS name of component c's Service. It leaves out the
 // cluster domain, which pods' resolvers search.
 func serviceHost(hc *v1alpha1.HadoopCluster, c Component) string {
-	return componentName(hc, c) + "." + hc.Namespace + ".svc"
+	return ComponentName(hc, c) + "." + hc.Namespace + ".svc"
 }
 
 // ResourceManagerAddress is the ResourceManager's client RPC address

@@ -144,13 +144,13 @@ func statefulSet(in Input, replicas *int32, r role, configHash string) *appsv1.S
 	return &appsv1.StatefulSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      componentName(hc, r.component),
+			Name:      ComponentName(hc, r.component),
 			Namespace: hc.Namespace,
 			Labels:    Labels(hc, r.component),
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:    replicas,
-			ServiceName: componentName(hc, r.component),
+			ServiceName: ComponentName(hc, r.component),
 			Selector:    &metav1.LabelSelector{MatchLabels: SelectorLabels(hc, r.component)},
 			Template:    podTemplate(in, r, configHash),
 			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{
