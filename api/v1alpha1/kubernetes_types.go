@@ -12,6 +12,10 @@ import (
 // them at admission under the field the user wrote. Regular expressions stand in for
 // CEL's format library, which needs Kubernetes 1.31; the CRDs support 1.30.
 //
+// Rules in a type's doc comment test for empty strings with size(), never with two
+// single quotes: gofmt rewrites those in doc comments as a typographic quote, which
+// CEL cannot parse.
+//
 // Where these rules differ from Kubernetes' own, they are stricter in a way a
 // Kubernetes 1.30 pod would be too: environment variable names follow the pre-1.34
 // form.
@@ -46,8 +50,8 @@ type Annotations map[string]string
 
 // Toleration is a pod toleration with the checks the API server applies to a pod's.
 // Kubernetes' own type leaves its strings unbounded, which CEL cannot afford to check.
-// +kubebuilder:validation:XValidation:rule="(has(self.key) && self.key != ”) || (has(self.operator) && self.operator == 'Exists')",message="must be Exists when key is empty: only Exists can match every taint",fieldPath=".operator"
-// +kubebuilder:validation:XValidation:rule="!has(self.value) || self.value == ” || !has(self.operator) || self.operator != 'Exists'",message="must be empty when operator is Exists",fieldPath=".value"
+// +kubebuilder:validation:XValidation:rule="(has(self.key) && self.key.size() > 0) || (has(self.operator) && self.operator == 'Exists')",message="must be Exists when key is empty: only Exists can match every taint",fieldPath=".operator"
+// +kubebuilder:validation:XValidation:rule="!has(self.value) || self.value.size() == 0 || !has(self.operator) || self.operator != 'Exists'",message="must be empty when operator is Exists",fieldPath=".value"
 // +kubebuilder:validation:XValidation:rule="!has(self.tolerationSeconds) || (has(self.effect) && self.effect == 'NoExecute')",message="applies only to effect NoExecute: the other effects never evict",fieldPath=".tolerationSeconds"
 type Toleration struct {
 	// Key of the taint to tolerate; empty with operator Exists tolerates every taint.
@@ -95,7 +99,7 @@ func Tolerations(in []Toleration) []corev1.Toleration {
 // strings are unbounded): the topologyKey's form and the uniqueness of each pair are
 // left to the API server, which reports them on the StatefulSet.
 // +kubebuilder:validation:items:XValidation:rule="self.maxSkew >= 1",message="must be at least 1",fieldPath=".maxSkew"
-// +kubebuilder:validation:items:XValidation:rule="self.topologyKey != ”",message="must be a node label key, such as topology.kubernetes.io/zone or kubernetes.io/hostname",fieldPath=".topologyKey"
+// +kubebuilder:validation:items:XValidation:rule="self.topologyKey.size() > 0",message="must be a node label key, such as topology.kubernetes.io/zone or kubernetes.io/hostname",fieldPath=".topologyKey"
 // +kubebuilder:validation:items:XValidation:rule="self.whenUnsatisfiable in ['DoNotSchedule', 'ScheduleAnyway']",message="must be DoNotSchedule or ScheduleAnyway",fieldPath=".whenUnsatisfiable"
 // +kubebuilder:validation:items:XValidation:rule="!has(self.minDomains) || self.minDomains >= 1",message="must be at least 1",fieldPath=".minDomains"
 // +kubebuilder:validation:items:XValidation:rule="!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",message="applies only with whenUnsatisfiable DoNotSchedule",fieldPath=".minDomains"
@@ -106,6 +110,6 @@ type TopologySpreadConstraints []corev1.TopologySpreadConstraint
 // EnvVars are container environment variables, with the checks of the API server
 // that CEL can afford on Kubernetes' own type: names and key references are left to
 // the API server, which reports them on the StatefulSet.
-// +kubebuilder:validation:items:XValidation:rule="!has(self.valueFrom) || !has(self.value) || self.value == ”",message="cannot be combined with value",fieldPath=".valueFrom"
+// +kubebuilder:validation:items:XValidation:rule="!has(self.valueFrom) || !has(self.value) || self.value.size() == 0",message="cannot be combined with value",fieldPath=".valueFrom"
 // +kubebuilder:validation:items:XValidation:rule="!has(self.valueFrom) || [has(self.valueFrom.fieldRef), has(self.valueFrom.resourceFieldRef), has(self.valueFrom.configMapKeyRef), has(self.valueFrom.secretKeyRef), has(self.valueFrom.fileKeyRef)].filter(x, x).size() == 1",message="must set exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef or fileKeyRef",fieldPath=".valueFrom"
 type EnvVars []corev1.EnvVar
