@@ -58,7 +58,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	// Multus's NetworkAttachmentDefinition, which HadoopClusters' attachments name.
 	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join("testdata", "crds"))
-	cfg, err := env.Start()
+	cfg, err := testenv.Start(env)
 	Expect(err).NotTo(HaveOccurred())
 	restConfig = cfg
 	DeferCleanup(func() {

@@ -253,7 +253,7 @@ type PodOverrides struct {
 	// +listType=map
 	// +listMapKey=name
 	// +optional
-	Env EnvVars `json:"env,omitempty"`
+	Env []EnvVar `json:"env,omitempty"`
 
 	// NodeSelector entries added to placement.nodeSelector for this role; an entry
 	// here wins over one with the same key there.
@@ -436,9 +436,10 @@ type Placement struct {
 	// TopologySpreadConstraints spread the pods of each role. A constraint without a
 	// labelSelector spreads the pods of the role it is applied to.
 	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:XValidation:rule="self.all(a, self.exists_one(b, b.topologyKey == a.topologyKey && b.whenUnsatisfiable == a.whenUnsatisfiable))",message="must not repeat a pair of topologyKey and whenUnsatisfiable"
 	// +listType=atomic
 	// +optional
-	TopologySpreadConstraints TopologySpreadConstraints `json:"topologySpreadConstraints,omitempty"`
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 
 	// PreferCephOSDNodes prefers nodes that run Ceph OSDs of the Rook cluster for
 	// NodeManagers, so the connector's block locations let YARN read data locally.

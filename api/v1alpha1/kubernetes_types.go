@@ -1,7 +1,10 @@
 package v1alpha1
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The types in this file carry Kubernetes' own fields (labels, tolerations, spread
@@ -94,22 +97,88 @@ func Tolerations(in []Toleration) []corev1.Toleration {
 	return out
 }
 
-// TopologySpreadConstraints are pod topology spread constraints, with the checks the
-// API server applies to a pod's that CEL can afford on Kubernetes' own type (whose
-// strings are unbounded): the topologyKey's form and the uniqueness of each pair are
-// left to the API server, which reports them on the StatefulSet.
-// +kubebuilder:validation:items:XValidation:rule="self.maxSkew >= 1",message="must be at least 1",fieldPath=".maxSkew"
-// +kubebuilder:validation:items:XValidation:rule="self.topologyKey.size() > 0",message="must be a node label key, such as topology.kubernetes.io/zone or kubernetes.io/hostname",fieldPath=".topologyKey"
-// +kubebuilder:validation:items:XValidation:rule="self.whenUnsatisfiable in ['DoNotSchedule', 'ScheduleAnyway']",message="must be DoNotSchedule or ScheduleAnyway",fieldPath=".whenUnsatisfiable"
-// +kubebuilder:validation:items:XValidation:rule="!has(self.minDomains) || self.minDomains >= 1",message="must be at least 1",fieldPath=".minDomains"
-// +kubebuilder:validation:items:XValidation:rule="!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",message="applies only with whenUnsatisfiable DoNotSchedule",fieldPath=".minDomains"
-// +kubebuilder:validation:items:XValidation:rule="!has(self.nodeAffinityPolicy) || self.nodeAffinityPolicy in ['Honor', 'Ignore']",message="must be Honor or Ignore",fieldPath=".nodeAffinityPolicy"
-// +kubebuilder:validation:items:XValidation:rule="!has(self.nodeTaintsPolicy) || self.nodeTaintsPolicy in ['Honor', 'Ignore']",message="must be Honor or Ignore",fieldPath=".nodeTaintsPolicy"
-type TopologySpreadConstraints []corev1.TopologySpreadConstraint
+// TopologySpreadConstraint is a pod topology spread constraint with the checks the API
+// server applies to a pod's. Kubernetes' own type leaves topologyKey unbounded, which
+// CEL cannot afford to check.
+// +kubebuilder:validation:XValidation:rule="!has(self.minDomains) || self.whenUnsatisfiable == 'DoNotSchedule'",message="applies only with whenUnsatisfiable DoNotSchedule",fieldPath=".minDomains"
+type TopologySpreadConstraint struct {
+	// MaxSkew is the largest difference allowed between the pods of two domains.
+	// +kubebuilder:validation:Minimum=1
+	MaxSkew int32 `json:"maxSkew"`
 
-// EnvVars are container environment variables, with the checks of the API server
-// that CEL can afford on Kubernetes' own type: names and key references are left to
-// the API server, which reports them on the StatefulSet.
-// +kubebuilder:validation:items:XValidation:rule="!has(self.valueFrom) || !has(self.value) || self.value.size() == 0",message="cannot be combined with value",fieldPath=".valueFrom"
-// +kubebuilder:validation:items:XValidation:rule="!has(self.valueFrom) || [has(self.valueFrom.fieldRef), has(self.valueFrom.resourceFieldRef), has(self.valueFrom.configMapKeyRef), has(self.valueFrom.secretKeyRef), has(self.valueFrom.fileKeyRef)].filter(x, x).size() == 1",message="must set exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef or fileKeyRef",fieldPath=".valueFrom"
-type EnvVars []corev1.EnvVar
+	// TopologyKey is the node label whose values are the domains.
+	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$') && self.indexOf('/') <= 253",message="must be a node label key, such as topology.kubernetes.io/zone or kubernetes.io/hostname"
+	TopologyKey string `json:"topologyKey"`
+
+	// WhenUnsatisfiable is DoNotSchedule or ScheduleAnyway.
+	// +kubebuilder:validation:Enum=DoNotSchedule;ScheduleAnyway
+	WhenUnsatisfiable corev1.UnsatisfiableConstraintAction `json:"whenUnsatisfiable"`
+
+	// LabelSelector finds the pods to spread; the role's own pods when unset.
+	// +optional
+	LabelSelector *metav1.LabelSelector `json:"labelSelector,omitempty"`
+
+	// MinDomains is the number of eligible domains below which the global minimum is 0.
+	// +kubebuilder:validation:Minimum=1
+	// +optional
+	MinDomains *int32 `json:"minDomains,omitempty"`
+
+	// NodeAffinityPolicy decides whether the pod's node affinity limits the domains.
+	// +kubebuilder:validation:Enum=Honor;Ignore
+	// +optional
+	NodeAffinityPolicy *corev1.NodeInclusionPolicy `json:"nodeAffinityPolicy,omitempty"`
+
+	// NodeTaintsPolicy decides whether node taints limit the domains.
+	// +kubebuilder:validation:Enum=Honor;Ignore
+	// +optional
+	NodeTaintsPolicy *corev1.NodeInclusionPolicy `json:"nodeTaintsPolicy,omitempty"`
+
+	// MatchLabelKeys are pod label keys whose values join the label selector.
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=317
+	// +listType=atomic
+	// +optional
+	MatchLabelKeys []string `json:"matchLabelKeys,omitempty"`
+}
+
+// Kubernetes is the constraint in Kubernetes' own type.
+func (t TopologySpreadConstraint) Kubernetes() corev1.TopologySpreadConstraint {
+	return corev1.TopologySpreadConstraint{
+		MaxSkew:            t.MaxSkew,
+		TopologyKey:        t.TopologyKey,
+		WhenUnsatisfiable:  t.WhenUnsatisfiable,
+		LabelSelector:      t.LabelSelector.DeepCopy(),
+		MinDomains:         t.MinDomains,
+		NodeAffinityPolicy: t.NodeAffinityPolicy,
+		NodeTaintsPolicy:   t.NodeTaintsPolicy,
+		MatchLabelKeys:     slices.Clone(t.MatchLabelKeys),
+	}
+}
+
+// EnvVar is a container environment variable with the checks the API server applies
+// to a container's, except for the names inside valueFrom's key references, which
+// Kubernetes' own type leaves unbounded; the API server reports those on the
+// StatefulSet.
+// +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || !has(self.value) || self.value.size() == 0",message="cannot be combined with value",fieldPath=".valueFrom"
+// +kubebuilder:validation:XValidation:rule="!has(self.valueFrom) || [has(self.valueFrom.fieldRef), has(self.valueFrom.resourceFieldRef), has(self.valueFrom.configMapKeyRef), has(self.valueFrom.secretKeyRef), has(self.valueFrom.fileKeyRef)].filter(x, x).size() == 1",message="must set exactly one of fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef or fileKeyRef",fieldPath=".valueFrom"
+type EnvVar struct {
+	// Name of the variable.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[-._a-zA-Z][-._a-zA-Z0-9]*$')",message="must be an environment variable name: letters, digits, '_', '-' or '.', not starting with a digit"
+	Name string `json:"name"`
+
+	// Value of the variable.
+	// +optional
+	Value string `json:"value,omitempty"`
+
+	// ValueFrom takes the value from a field, a resource, a ConfigMap, a Secret or a file.
+	// +optional
+	ValueFrom *corev1.EnvVarSource `json:"valueFrom,omitempty"`
+}
+
+// Kubernetes is the variable in Kubernetes' own type.
+func (e EnvVar) Kubernetes() corev1.EnvVar {
+	return corev1.EnvVar{Name: e.Name, Value: e.Value, ValueFrom: e.ValueFrom.DeepCopy()}
+}

@@ -43,7 +43,7 @@ func TestAPI(t *testing.T) {
 var _ = BeforeSuite(func(ctx SpecContext) {
 	env, err := testenv.New()
 	Expect(err).NotTo(HaveOccurred())
-	cfg, err := env.Start()
+	cfg, err := testenv.Start(env)
 	Expect(err).NotTo(HaveOccurred(), "a CRD whose CEL rule does not compile or costs too much fails here")
 	DeferCleanup(env.Stop)
 

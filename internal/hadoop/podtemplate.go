@@ -194,7 +194,7 @@ func env(r role) []corev1.EnvVar {
 	out = append(out, r.env...)
 	for _, e := range r.overrides.Env {
 		if !slices.ContainsFunc(out, func(o corev1.EnvVar) bool { return o.Name == e.Name }) {
-			out = append(out, e)
+			out = append(out, e.Kubernetes())
 		}
 	}
 	return out
@@ -265,8 +265,8 @@ func affinity(user *corev1.Affinity, preferred []corev1.WeightedPodAffinityTerm)
 // label selector spreads c's pods.
 func spreadConstraints(hc *v1alpha1.HadoopCluster, c Component) []corev1.TopologySpreadConstraint {
 	var out []corev1.TopologySpreadConstraint
-	for _, tsc := range hc.Spec.Placement.TopologySpreadConstraints {
-		tsc := *tsc.DeepCopy()
+	for _, user := range hc.Spec.Placement.TopologySpreadConstraints {
+		tsc := user.Kubernetes()
 		if tsc.LabelSelector == nil {
 			tsc.LabelSelector = &metav1.LabelSelector{MatchLabels: SelectorLabels(hc, c)}
 		}
@@ -275,7 +275,6 @@ func spreadConstraints(hc *v1alpha1.HadoopCluster, c Component) []corev1.Topolog
 	return out
 }
 
-// concat joins lists into a new one, nil when all are empty.
 // pullSecrets are the image pull Secrets in Kubernetes' own reference type.
 func pullSecrets(refs []v1alpha1.LocalObjectReference) []corev1.LocalObjectReference {
 	if refs == nil {
@@ -288,6 +287,7 @@ func pullSecrets(refs []v1alpha1.LocalObjectReference) []corev1.LocalObjectRefer
 	return out
 }
 
+// concat joins lists into a new one, nil when all are empty.
 func concat[T any](lists ...[]T) []T {
 	var out []T
 	for _, l := range lists {

@@ -13,6 +13,7 @@ import (
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	hadoopv1alpha1 "github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -51,4 +52,18 @@ func New() (*envtest.Environment, error) {
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Start starts env and, when that fails, stops what it had started: envtest leaves its
+// kube-apiserver and etcd running when installing a CRD fails, as one with a CEL rule
+// that does not compile does, and each failed run would leave two more processes.
+func Start(env *envtest.Environment) (*rest.Config, error) {
+	cfg, err := env.Start()
+	if err != nil {
+		if stopErr := env.Stop(); stopErr != nil {
+			return nil, errors.Join(err, fmt.Errorf("stopping the test environment: %w", stopErr))
+		}
+		return nil, err
+	}
+	return cfg, nil
 }

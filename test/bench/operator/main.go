@@ -258,7 +258,7 @@ func startEnv(work string) (*envtest.Environment, string, error) {
 		Set("audit-policy-file", policy).
 		Set("audit-log-path", auditLog).
 		Set("audit-log-format", "json")
-	if _, err := env.Start(); err != nil {
+	if _, err := testenv.Start(env); err != nil {
 		return nil, "", fmt.Errorf("starting envtest: %w", err)
 	}
 	return env, auditLog, nil
