@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,10 +36,25 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import static org.apache.hadoop.fs.CommonConfigurationKeys.IOSTATISTICS_LOGGING_LEVEL;
+import static org.apache.hadoop.fs.CommonConfigurationKeys.IOSTATISTICS_LOGGING_LEVEL_DEFAULT;
 import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_APPEND;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_CREATE;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_CREATE_NON_RECURSIVE;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_DELETE;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_GET_FILE_STATUS;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_LIST_STATUS;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_MKDIRS;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_OPEN;
+import static org.apache.hadoop.fs.statistics.StoreStatisticNames.OP_RENAME;
 
 /**
  * Hadoop's FileSystem for scheme {@code ceph}, over libcephfs. Paths map one to one onto
@@ -46,10 +62,11 @@ import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapa
  * (parents that are files, renames onto existing paths, ...) are made here because the
  * POSIX calls underneath answer those cases differently.
  */
-public class CephFileSystem extends FileSystem {
+public class CephFileSystem extends FileSystem implements IOStatisticsSource {
 
   public static final String SCHEME = "ceph";
   private static final int MODE_MASK = 07777;
+  private static final Logger LOG = LoggerFactory.getLogger(CephFileSystem.class);
 
   private URI uri;
   private Path workingDir;
@@ -59,7 +76,9 @@ public class CephFileSystem extends FileSystem {
   private CephPoolSelector pools;
   private CephOwners owners;
   private CephBlockLocator locator;
+  private CephChecksums checksums;
   private final Map<String, Integer> poolReplication = new ConcurrentHashMap<>();
+  private final CephFileSystemStatistics ioStatistics = new CephFileSystemStatistics();
 
   @Override
   public String getScheme() {
@@ -83,6 +102,7 @@ public class CephFileSystem extends FileSystem {
     pools = new CephPoolSelector(config.dataPools(), this::replicationOfPool);
     owners = CephOwners.forCurrentProcess(UserGroupInformation.getCurrentUser().getShortUserName());
     locator = new CephBlockLocator(mount);
+    checksums = CephChecksums.from(conf);
     workingDir = getHomeDirectory();
   }
 
@@ -95,6 +115,10 @@ public class CephFileSystem extends FileSystem {
   public void close() throws IOException {
     try {
       super.close();
+      // After super.close(), so that the deletes of deleteOnExit are in the summary.
+      if (getConf() != null) {
+        ioStatistics.log(LOG, getConf().getTrimmed(IOSTATISTICS_LOGGING_LEVEL, IOSTATISTICS_LOGGING_LEVEL_DEFAULT));
+      }
     } finally {
       if (session != null) {
         session.unmount();
@@ -178,6 +202,10 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    return ioStatistics.track(OP_OPEN, () -> innerOpen(path, bufferSize));
+  }
+
+  private FSDataInputStream innerOpen(Path path, int bufferSize) throws IOException {
     String p = cephPath(path);
     CephStat st = statOrThrow(path, p);
     if (st.isDir()) {
@@ -185,17 +213,23 @@ public class CephFileSystem extends FileSystem {
     }
     int fd = mount.open(p, CephMount.O_RDONLY, 0);
     int buffer = Math.max(bufferSize, config.readBufferSize());
-    return new FSDataInputStream(new CephInputStream(mount, fd, p, st.size, buffer, statistics));
+    return new FSDataInputStream(new CephInputStream(mount, fd, p, st.size, buffer, statistics,
+        ioStatistics.newInputStream()));
   }
 
   @Override
   public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite,
       int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
+    return ioStatistics.track(OP_CREATE, () -> innerCreate(path, permission, overwrite, replication));
+  }
+
+  private FSDataOutputStream innerCreate(Path path, FsPermission permission, boolean overwrite,
+      short replication) throws IOException {
     String p = cephPath(path);
     checkCreatable(path, p, overwrite);
     Path parent = path.getParent();
     if (parent != null) {
-      mkdirs(parent, FsPermission.getDirDefault());
+      innerMkdirs(parent, FsPermission.getDirDefault());
     }
     return createFile(path, p, permission, overwrite, replication);
   }
@@ -204,6 +238,12 @@ public class CephFileSystem extends FileSystem {
   public FSDataOutputStream createNonRecursive(Path path, FsPermission permission,
       EnumSet<CreateFlag> flags, int bufferSize, short replication, long blockSize,
       Progressable progress) throws IOException {
+    return ioStatistics.track(OP_CREATE_NON_RECURSIVE,
+        () -> innerCreateNonRecursive(path, permission, flags, replication));
+  }
+
+  private FSDataOutputStream innerCreateNonRecursive(Path path, FsPermission permission,
+      EnumSet<CreateFlag> flags, short replication) throws IOException {
     String p = cephPath(path);
     boolean overwrite = flags.contains(CreateFlag.OVERWRITE);
     checkCreatable(path, p, overwrite);
@@ -231,6 +271,15 @@ public class CephFileSystem extends FileSystem {
     if (!overwrite) {
       throw new FileAlreadyExistsException(path + " already exists");
     }
+    // An overwrite replaces the file with a new one, as HDFS does, instead of truncating
+    // it in place: the new file gets the layout (pool, object size) this create asks for,
+    // and a libcephfs 16 client that truncates and rewrites past 4 MiB a file it wrote
+    // and read before waits forever for a larger max_size that it never asks the MDS for.
+    try {
+      mount.unlink(p);
+    } catch (FileNotFoundException e) {
+      // Removed meanwhile by another client: the create makes it afresh.
+    }
   }
 
   private FSDataOutputStream createFile(Path path, String p, FsPermission permission,
@@ -257,7 +306,8 @@ public class CephFileSystem extends FileSystem {
       throw e;
     }
     return new FSDataOutputStream(
-        new CephOutputStream(mount, fd, p, config.writeBufferSize(), config.syncOnClose()), statistics);
+        new CephOutputStream(mount, fd, p, config.writeBufferSize(), config.syncOnClose(),
+            ioStatistics.newOutputStream()), statistics);
   }
 
   private FsPermission applyUMask(FsPermission permission, FsPermission fallback) {
@@ -267,6 +317,10 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public FSDataOutputStream append(Path path, int bufferSize, Progressable progress) throws IOException {
+    return ioStatistics.track(OP_APPEND, () -> innerAppend(path));
+  }
+
+  private FSDataOutputStream innerAppend(Path path) throws IOException {
     String p = cephPath(path);
     CephStat st = statOrThrow(path, p);
     if (st.isDir()) {
@@ -274,11 +328,16 @@ public class CephFileSystem extends FileSystem {
     }
     int fd = mount.open(p, CephMount.O_WRONLY | CephMount.O_APPEND, 0);
     return new FSDataOutputStream(
-        new CephOutputStream(mount, fd, p, config.writeBufferSize(), config.syncOnClose()), statistics, st.size);
+        new CephOutputStream(mount, fd, p, config.writeBufferSize(), config.syncOnClose(),
+            ioStatistics.newOutputStream()), statistics, st.size);
   }
 
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
+    return ioStatistics.track(OP_RENAME, () -> innerRename(src, dst));
+  }
+
+  private boolean innerRename(Path src, Path dst) throws IOException {
     String from = cephPath(src);
     String to = cephPath(dst);
     if ("/".equals(from)) {
@@ -325,6 +384,10 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public boolean delete(Path path, boolean recursive) throws IOException {
+    return ioStatistics.track(OP_DELETE, () -> innerDelete(path, recursive));
+  }
+
+  private boolean innerDelete(Path path, boolean recursive) throws IOException {
     String p = cephPath(path);
     CephStat st = statOrNull(p);
     if (st == null) {
@@ -368,6 +431,10 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public FileStatus[] listStatus(Path path) throws IOException {
+    return ioStatistics.track(OP_LIST_STATUS, () -> innerListStatus(path));
+  }
+
+  private FileStatus[] innerListStatus(Path path) throws IOException {
     String p = cephPath(path);
     CephStat st = statOrThrow(path, p);
     if (!st.isDir()) {
@@ -387,6 +454,11 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public boolean mkdirs(Path path, FsPermission permission) throws IOException {
+    return ioStatistics.track(OP_MKDIRS, () -> innerMkdirs(path, permission));
+  }
+
+  /** Called by create directly, so that a create with missing parents counts as one create only. */
+  private boolean innerMkdirs(Path path, FsPermission permission) throws IOException {
     String p = cephPath(path);
     CephStat st = statOrNull(p);
     if (st != null) {
@@ -418,8 +490,10 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public FileStatus getFileStatus(Path path) throws IOException {
-    String p = cephPath(path);
-    return toStatus(statOrThrow(path, p), p);
+    return ioStatistics.track(OP_GET_FILE_STATUS, () -> {
+      String p = cephPath(path);
+      return toStatus(statOrThrow(path, p), p);
+    });
   }
 
   private FileStatus toStatus(CephStat st, String p) throws IOException {
@@ -690,22 +764,73 @@ public class CephFileSystem extends FileSystem {
 
   @Override
   public boolean hasPathCapability(Path path, String capability) throws IOException {
+    // Every capability Hadoop defines is answered here from what this class implements,
+    // so that a new default in FileSystem cannot make a claim for it.
     switch (validatePathCapabilityArgs(makeQualified(path), capability)) {
       case CommonPathCapabilities.FS_APPEND:
       case CommonPathCapabilities.FS_PERMISSIONS:
       case CommonPathCapabilities.FS_XATTRS:
         return true;
-      case CommonPathCapabilities.FS_CONCAT:
-      case CommonPathCapabilities.FS_SYMLINKS:
       case CommonPathCapabilities.FS_CHECKSUMS:
+        return checksums.enabled();
+      case CommonPathCapabilities.BULK_DELETE:
+        // FileSystem's default bulk delete, one delete() per path, works here.
+        return super.hasPathCapability(path, capability);
+      case CommonPathCapabilities.FS_ACLS:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_LIST_CORRUPT_FILE_BLOCKS:
+      case CommonPathCapabilities.FS_PATHHANDLES:
+      case CommonPathCapabilities.FS_READ_ONLY_CONNECTOR:
+      case CommonPathCapabilities.FS_SNAPSHOTS:
+      case CommonPathCapabilities.FS_STORAGEPOLICY:
+      case CommonPathCapabilities.FS_SYMLINKS:
+      case CommonPathCapabilities.FS_TRUNCATE:
+      case CommonPathCapabilities.FS_EXPERIMENTAL_BATCH_LISTING:
+      case CommonPathCapabilities.FS_MULTIPART_UPLOADER:
+      case CommonPathCapabilities.ABORTABLE_STREAM:
+      case CommonPathCapabilities.ETAGS_AVAILABLE:
+      case CommonPathCapabilities.ETAGS_PRESERVED_IN_RENAME:
+      case CommonPathCapabilities.LEASE_RECOVERABLE:
+      case CommonPathCapabilities.DIRECTORY_LISTING_INCONSISTENT:
+      // Block locations name the hosts of the OSDs that hold the objects.
+      case CommonPathCapabilities.VIRTUAL_BLOCK_LOCATIONS:
         return false;
       default:
         return super.hasPathCapability(path, capability);
     }
   }
 
+  /**
+   * A checksum that compares equal with HDFS's in COMPOSITE_CRC mode, or null (no
+   * checksum, as FileSystem's contract allows) unless {@code dfs.checksum.combine.mode}
+   * asks for it: computing it reads the whole file.
+   */
+  @Override
+  public FileChecksum getFileChecksum(Path path) throws IOException {
+    return getFileChecksum(path, Long.MAX_VALUE);
+  }
+
+  @Override
+  public FileChecksum getFileChecksum(Path path, long length) throws IOException {
+    if (!checksums.enabled()) {
+      return null;
+    }
+    try (FSDataInputStream in = open(path, config.readBufferSize())) {
+      return checksums.compute(in, length);
+    }
+  }
+
   @Override
   public String getCanonicalServiceName() {
     return null;
+  }
+
+  /**
+   * The operations of this instance and the streams it opened, each stream once it is
+   * closed; the streams' own statistics show them while they are open.
+   */
+  @Override
+  public IOStatistics getIOStatistics() {
+    return ioStatistics.getIOStatistics();
   }
 }

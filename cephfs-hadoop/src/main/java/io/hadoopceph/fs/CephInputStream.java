@@ -19,20 +19,25 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
  * A read stream over one open CephFS file. All reads are positioned (pread), so the
  * stream's position lives here and positioned reads never disturb it. The buffer exists
  * to amortise the JNI crossing; libcephfs does its own readahead underneath. Arrays
- * handed to libcephfs are sized to the transfer (see {@link CephTransfers}).
+ * handed to libcephfs are sized to the transfer (see {@link CephTransfers}). What the
+ * stream does is counted in its {@link CephInputStatistics}.
  */
-final class CephInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
+final class CephInputStream extends FSInputStream
+    implements CanUnbuffer, StreamCapabilities, IOStatisticsSource {
 
   private final CephMount mount;
   private final int fd;
   private final String path;
   private final int bufferSize;
   private final FileSystem.Statistics statistics;
+  private final CephInputStatistics ioStatistics;
   private byte[] buffer;
   private long bufferStart;
   private int bufferLength;
@@ -41,13 +46,14 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
   private boolean closed;
 
   CephInputStream(CephMount mount, int fd, String path, long length, int bufferSize,
-      FileSystem.Statistics statistics) {
+      FileSystem.Statistics statistics, CephInputStatistics ioStatistics) {
     this.mount = mount;
     this.fd = fd;
     this.path = path;
     this.length = length;
     this.bufferSize = bufferSize;
     this.statistics = statistics;
+    this.ioStatistics = ioStatistics;
   }
 
   @Override
@@ -56,11 +62,13 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
     if (pos < bufferStart || pos >= bufferStart + bufferLength) {
       fill();
       if (bufferLength == 0) {
+        ioStatistics.readCompleted(1, -1);
         return -1;
       }
     }
     int b = buffer[(int) (pos - bufferStart)] & 0xff;
     pos++;
+    ioStatistics.readCompleted(1, 1);
     if (statistics != null) {
       statistics.incrementBytesRead(1);
     }
@@ -84,9 +92,11 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
       n = bufferLength == 0 ? -1 : copyFromBuffer(b, off, len);
     }
     if (n <= 0) {
+      ioStatistics.readCompleted(len, -1);
       return -1;
     }
     pos += n;
+    ioStatistics.readCompleted(len, n);
     if (statistics != null) {
       statistics.incrementBytesRead(n);
     }
@@ -109,14 +119,17 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
     bufferLength = 0;
     long n = cephRead(buffer, buffer.length, pos);
     bufferLength = (int) Math.max(0, n);
+    ioStatistics.bufferFilled();
   }
 
   private long cephRead(byte[] into, int len, long offset) throws IOException {
-    long n = mount.read(fd, into, len, offset);
-    if (n < 0) {
-      throw new IOException(String.format(Locale.ROOT, "read of %s at %d failed: %d", path, offset, n));
-    }
-    return n;
+    return ioStatistics.cephRead(() -> {
+      long n = mount.read(fd, into, len, offset);
+      if (n < 0) {
+        throw new IOException(String.format(Locale.ROOT, "read of %s at %d failed: %d", path, offset, n));
+      }
+      return n;
+    });
   }
 
   @Override
@@ -139,8 +152,10 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
       }
     }
     if (n <= 0) {
+      ioStatistics.readCompleted(len, -1);
       return -1;
     }
+    ioStatistics.readCompleted(len, (int) n);
     if (statistics != null) {
       statistics.incrementBytesRead(n);
     }
@@ -165,6 +180,7 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
       currentLength = currentLength();
     }
     VectoredReadUtils.validateAndSortRanges(ranges, Optional.of(currentLength));
+    ioStatistics.vectoredRead(ranges.size());
     VectoredReadUtils.readVectored(this, ranges, allocate, release);
   }
 
@@ -180,6 +196,7 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
         throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + ": " + target + " > " + length);
       }
     }
+    ioStatistics.seeked(pos, target, target >= bufferStart && target < bufferStart + bufferLength);
     pos = target;
   }
 
@@ -187,11 +204,13 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
   public synchronized long skip(long n) throws IOException {
     checkOpen();
     if (n <= 0) {
+      ioStatistics.skipped(0);
       return 0;
     }
     long target = Math.min(pos + n, Math.max(pos, currentLength()));
     long skipped = target - pos;
     pos = target;
+    ioStatistics.skipped(skipped);
     return skipped;
   }
 
@@ -221,6 +240,10 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
 
   @Override
   public synchronized void unbuffer() {
+    // Callers may unbuffer a stream they have closed; there is nothing left to release.
+    if (!closed) {
+      ioStatistics.unbuffered();
+    }
     buffer = null;
     bufferLength = 0;
   }
@@ -231,6 +254,7 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
       case StreamCapabilities.UNBUFFER:
       case StreamCapabilities.READAHEAD:
       case StreamCapabilities.VECTOREDIO:
+      case StreamCapabilities.IOSTATISTICS:
         return true;
       default:
         return false;
@@ -244,7 +268,14 @@ final class CephInputStream extends FSInputStream implements CanUnbuffer, Stream
     }
     closed = true;
     buffer = null;
+    ioStatistics.closed();
     mount.close(fd);
+  }
+
+  /** Valid after close, when it also holds the close. */
+  @Override
+  public IOStatistics getIOStatistics() {
+    return ioStatistics.getIOStatistics();
   }
 
   private void checkOpen() throws IOException {

@@ -10,15 +10,19 @@ import com.ceph.fs.CephMount;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 
 /**
  * A write stream over one open CephFS file. libcephfs-java can only write from the start
  * of an array, so small writes are gathered here and large ones pass straight through.
  * hflush hands the data to libcephfs, whose capabilities make it visible to every other
  * client; hsync and close also wait until the OSDs and the MDS have it. Arrays handed
- * to libcephfs are sized to the transfer (see {@link CephTransfers}).
+ * to libcephfs are sized to the transfer (see {@link CephTransfers}). What the stream
+ * does is counted in its {@link CephOutputStatistics}.
  */
-final class CephOutputStream extends OutputStream implements Syncable, StreamCapabilities {
+final class CephOutputStream extends OutputStream
+    implements Syncable, StreamCapabilities, IOStatisticsSource {
 
   /** Most files Hadoop writes are small (job files, markers); the buffer grows for big ones. */
   private static final int INITIAL_BUFFER = 64 * 1024;
@@ -28,16 +32,19 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
   private final String path;
   private final boolean syncOnClose;
   private final int maxBuffer;
+  private final CephOutputStatistics ioStatistics;
   private byte[] buffer;
   private int count;
   private boolean closed;
 
-  CephOutputStream(CephMount mount, int fd, String path, int bufferSize, boolean syncOnClose) {
+  CephOutputStream(CephMount mount, int fd, String path, int bufferSize, boolean syncOnClose,
+      CephOutputStatistics ioStatistics) {
     this.mount = mount;
     this.fd = fd;
     this.path = path;
     this.syncOnClose = syncOnClose;
     this.maxBuffer = bufferSize;
+    this.ioStatistics = ioStatistics;
     this.buffer = new byte[Math.min(bufferSize, INITIAL_BUFFER)];
   }
 
@@ -48,6 +55,7 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
       makeRoom();
     }
     buffer[count++] = (byte) b;
+    ioStatistics.accepted(1);
   }
 
   @Override
@@ -57,6 +65,7 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
     if (off == 0 && len >= maxBuffer) {
       flushBuffer();
       cephWrite(b, len);
+      ioStatistics.accepted(len);
       return;
     }
     while (len > 0) {
@@ -68,6 +77,7 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
       count += n;
       off += n;
       len -= n;
+      ioStatistics.accepted(n);
     }
   }
 
@@ -84,15 +94,19 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
     if (count > 0) {
       cephWrite(buffer, count);
       count = 0;
+      ioStatistics.bufferWritten();
     }
   }
 
   private void cephWrite(byte[] data, int len) throws IOException {
     byte[] transfer = CephTransfers.copiesExactly(data.length, len) ? Arrays.copyOf(data, len) : data;
-    long n = mount.write(fd, transfer, len, -1);
-    if (n != len) {
-      throw new IOException(String.format(Locale.ROOT, "short write to %s: %d of %d bytes", path, n, len));
-    }
+    ioStatistics.cephWrite(() -> {
+      long n = mount.write(fd, transfer, len, -1);
+      if (n != len) {
+        throw new IOException(String.format(Locale.ROOT, "short write to %s: %d of %d bytes", path, n, len));
+      }
+      return n;
+    });
   }
 
   @Override
@@ -104,12 +118,18 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
   @Override
   public synchronized void hflush() throws IOException {
     flush();
+    ioStatistics.hflushed();
   }
 
   @Override
   public synchronized void hsync() throws IOException {
     flush();
-    mount.fsync(fd, false);
+    cephFsync();
+    ioStatistics.hsynced();
+  }
+
+  private void cephFsync() throws IOException {
+    ioStatistics.cephFsync(() -> mount.fsync(fd, false));
   }
 
   @Override
@@ -117,6 +137,7 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
     switch (capability.toLowerCase(Locale.ROOT)) {
       case StreamCapabilities.HFLUSH:
       case StreamCapabilities.HSYNC:
+      case StreamCapabilities.IOSTATISTICS:
         return true;
       default:
         return false;
@@ -132,11 +153,18 @@ final class CephOutputStream extends OutputStream implements Syncable, StreamCap
     try {
       flushBuffer();
       if (syncOnClose) {
-        mount.fsync(fd, false);
+        cephFsync();
       }
     } finally {
+      ioStatistics.closed();
       mount.close(fd);
     }
+  }
+
+  /** Valid after close, when it also holds the close. */
+  @Override
+  public IOStatistics getIOStatistics() {
+    return ioStatistics.getIOStatistics();
   }
 
   private void checkOpen() throws IOException {

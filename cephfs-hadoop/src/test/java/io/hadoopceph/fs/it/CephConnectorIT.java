@@ -151,6 +151,34 @@ public class CephConnectorIT {
     }
   }
 
+  /**
+   * An overwrite makes a new file: it takes the layout its create asks for, and a client
+   * that wrote and read the old file past 4 MiB can write the new one (truncating in
+   * place left libcephfs 16 waiting for a larger max_size it never requested).
+   */
+  @Test(timeout = 120_000)
+  public void anOverwriteReplacesTheFileWithTheLayoutAskedFor() throws IOException {
+    Path file = new Path(base + "/overwritten.bin");
+    byte[] first = randomBytes(5 * 1024 * 1024 + 17, 11);
+    byte[] second = randomBytes(6 * 1024 * 1024 + 5, 12);
+    Configuration small = CephTestCluster.baseConf();
+    small.set(CephFsConfig.OBJECT_SIZE, "1m");
+    try (FileSystem fs = newFs(small)) {
+      write(fs, file, first);
+      assertThat(read(fs, file)).isEqualTo(first);
+      write(fs, file, second);
+      assertThat(read(fs, file)).isEqualTo(second);
+    }
+    Configuration large = CephTestCluster.baseConf();
+    large.set(CephFsConfig.OBJECT_SIZE, "4m");
+    try (FileSystem fs = newFs(large)) {
+      write(fs, file, first);
+      String size = new String(fs.getXAttr(file, "ceph.file.layout.object_size"), StandardCharsets.UTF_8);
+      assertThat(size).isEqualTo("4194304");
+      assertThat(read(fs, file)).isEqualTo(first);
+    }
+  }
+
   @Test
   public void blockLocationsNameTheOsdHosts() throws IOException {
     Configuration conf = CephTestCluster.baseConf();
