@@ -22,6 +22,7 @@ func TestLint(t *testing.T) {
 	for name, args := range map[string][]string{
 		"default values":     nil,
 		"watched namespaces": {"--values", watchedValues},
+		"dashboards":         {"--set", "dashboards.enabled=true"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if out, err := helm(t, append([]string{"lint", "--strict", chartDir()}, args...)...); err != nil {
@@ -329,6 +330,9 @@ func TestSchemaRefusesBadValues(t *testing.T) {
 		"scrape interval":        {[]string{"--set", "metrics.serviceMonitor.interval=30"}, "at '/metrics/serviceMonitor/interval'"},
 		"resources field":        {[]string{"--set", "resources.limit.memory=1Gi"}, "at '/resources': additional properties 'limit' not allowed"},
 		"leader election object": {[]string{"--set", "leaderElection=true"}, "at '/leaderElection': got boolean, want object"},
+		"dashboard label number": {[]string{"--set", "dashboards.labels.grafana_dashboard=1"}, "at '/dashboards/labels/grafana_dashboard': got number, want string"},
+		"dashboards namespace":   {[]string{"--set", "dashboards.namespace=Monitoring"}, "at '/dashboards/namespace'"},
+		"unknown dashboards key": {[]string{"--set", "dashboards.folder=Hadoop"}, "at '/dashboards': additional properties 'folder' not allowed"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, cmd := range []string{"template", "lint"} {
