@@ -77,9 +77,10 @@ envtest-assets: ## Build kube-apiserver, etcd and kubectl for envtest (cached).
 	hack/tools/envtest-assets.sh >/dev/null
 
 .PHONY: envtest-env
-envtest-env: envtest-assets ## Print the exports that let `go test` find envtest assets and Rook's CRDs.
+envtest-env: envtest-assets ## Print the exports that let `go test` find envtest assets, Rook's CRDs and the PodMonitor CRD.
 	@echo "export KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS)"
 	@echo "export ROOK_CRDS=$$(hack/rook-crds.sh)"
+	@echo "export PROMETHEUS_CRDS=$$(hack/prometheus-crds.sh)"
 
 ##@ Test
 
@@ -89,7 +90,7 @@ test: test-go test-connector ## Set up everything a fresh machine needs, then ru
 .PHONY: test-go
 test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.
 	hack/verify-generated.sh
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) HELM=$(HELM) \
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) PROMETHEUS_CRDS=$$(hack/prometheus-crds.sh) HELM=$(HELM) \
 		go test -count=1 ./... -timeout 20m
 
 .PHONY: test-unit
@@ -106,7 +107,7 @@ helm-lint: $(HELM) ## helm lint --strict on the chart.
 
 .PHONY: test-envtest
 test-envtest: envtest-assets ## Operator envtest suites only.
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) \
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) PROMETHEUS_CRDS=$$(hack/prometheus-crds.sh) \
 		go test -count=1 $(ENVTEST_PKGS) -timeout 20m
 
 .PHONY: test-connector

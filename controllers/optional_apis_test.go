@@ -90,6 +90,7 @@ var _ = Describe("The watch for optional APIs", func() {
 	It("counts an API as served only when every kind of it is", func() {
 		Expect(lifecycle.ServesAll(dc, lifecycle.RookAPI().Kinds)).To(BeTrue(), "the suite installs Rook's CRDs")
 		Expect(lifecycle.ServesAll(dc, lifecycle.NetworkAttachmentAPI().Kinds)).To(BeTrue(), "the suite installs Multus's CRD")
+		Expect(lifecycle.ServesAll(dc, lifecycle.PodMonitorAPI().Kinds)).To(BeTrue(), "the suite installs the PodMonitor CRD")
 		partly := append(lifecycle.RookAPI().Kinds, cephv1.SchemeGroupVersion.WithKind("CephObjectStoreUser"), cephv1.SchemeGroupVersion.WithKind("CephNoSuchKind"))
 		Expect(lifecycle.ServesAll(dc, partly)).To(BeFalse())
 		Expect(lifecycle.ServesAll(dc, []schema.GroupVersionKind{{Group: "absent.test.hadoopceph.io", Version: "v1", Kind: "Gadget"}})).To(BeFalse())

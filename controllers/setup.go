@@ -77,8 +77,8 @@ func operatorJobSelector() (labels.Selector, error) {
 	return labels.NewSelector().Add(*managed), nil
 }
 
-// ErrOptionalAPIInstalled is what the manager stops with when Rook or Multus was
-// installed after it started (see lifecycle.OptionalAPIWatcher).
+// ErrOptionalAPIInstalled is what the manager stops with when Rook, Multus or the
+// Prometheus Operator was installed after it started (see lifecycle.OptionalAPIWatcher).
 var ErrOptionalAPIInstalled = lifecycle.ErrOptionalAPIInstalled
 
 // SetupWithManager registers every reconciler and the field indexes they share.
@@ -133,7 +133,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)
 	}
 	if err := lifecycle.AddOptionalAPIWatcher(mgr, apis); err != nil {
-		return fmt.Errorf("watching for Rook's and Multus's APIs: %w", err)
+		return fmt.Errorf("watching for the optional APIs: %w", err)
 	}
 	return nil
 }

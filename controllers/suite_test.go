@@ -22,13 +22,14 @@ import (
 )
 
 // The envtest suite runs the real manager with every controller against a real
-// kube-apiserver that has this project's CRDs and Rook's released CRDs. No Rook
-// operator runs: the specs play its part by setting status phases on Rook objects and
-// writing the Secrets and ConfigMaps Rook would write. No kube-controller-manager or
-// scheduler runs either: specs play the StatefulSet controller and the scheduler by
-// writing the status they would, and nothing garbage-collects owned objects. No
-// Hadoop runs: an HTTP server of the suite answers for the clusters' ResourceManagers
-// (fakeResourceManager).
+// kube-apiserver that has this project's CRDs, Rook's released CRDs and the Prometheus
+// Operator's released PodMonitor CRD. No Rook operator runs: the specs play its part
+// by setting status phases on Rook objects and writing the Secrets and ConfigMaps Rook
+// would write. No kube-controller-manager or scheduler runs either: specs play the
+// StatefulSet controller and the scheduler by writing the status they would, and
+// nothing garbage-collects owned objects. No Hadoop runs: an HTTP server of the suite
+// answers for the clusters' ResourceManagers (fakeResourceManager). No Prometheus
+// runs: the specs read the PodMonitors.
 
 var (
 	ctx       context.Context
@@ -56,8 +57,11 @@ var _ = BeforeSuite(func() {
 
 	env, err := testenv.New()
 	Expect(err).NotTo(HaveOccurred())
-	// Multus's NetworkAttachmentDefinition, which HadoopClusters' attachments name.
-	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join("testdata", "crds"))
+	// Multus's NetworkAttachmentDefinition, which HadoopClusters' attachments name, and
+	// the Prometheus Operator's PodMonitor, which they get for their metrics.
+	podMonitorCRD, err := testenv.PodMonitorCRD()
+	Expect(err).NotTo(HaveOccurred())
+	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join("testdata", "crds"), podMonitorCRD)
 	cfg, err := testenv.Start(env)
 	Expect(err).NotTo(HaveOccurred())
 	restConfig = cfg

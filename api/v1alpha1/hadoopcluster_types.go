@@ -78,6 +78,11 @@ type HadoopClusterSpec struct {
 	// +optional
 	Placement Placement `json:"placement,omitzero"`
 
+	// Metrics exposes Hadoop's own metrics to Prometheus.
+	// +kubebuilder:default={}
+	// +optional
+	Metrics MetricsSpec `json:"metrics,omitzero"`
+
 	// Paused stops reconciliation of this cluster and its children; status keeps its
 	// last values and a Paused reason.
 	// +optional
@@ -324,6 +329,45 @@ type HadoopConfig struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['client_fs', 'client_mds_namespace', 'client_mountpoint', 'client_metadata', 'mon_host', 'keyring', 'key', 'keyfile']))",message="must not set client_fs, client_mds_namespace, client_mountpoint, client_metadata, mon_host, keyring, key or keyfile: the operator sets them from the StorageBackend, and the connector tags each session"
 	// +optional
 	CephOptions map[string]string `json:"cephOptions,omitempty"`
+}
+
+// MetricsSpec exposes the metrics the Hadoop daemons keep about themselves (YARN's
+// queues, applications and containers, the JVMs, RPC) to Prometheus, which the
+// operator's own metrics, about its reconciles, do not show.
+type MetricsSpec struct {
+	// Enabled turns on Hadoop's Prometheus endpoint, /prom on the web port of the
+	// ResourceManager, every NodeManager and the JobHistory server
+	// (hadoop.prometheus.endpoint.enabled in core-site.xml; config.coreSite can still
+	// set that key), and, where the Prometheus Operator is installed, a PodMonitor that
+	// scrapes it. A pointer, because false must survive a Go client's round trip past
+	// the default.
+	// +kubebuilder:default=true
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// PodMonitor adjusts the PodMonitor the operator creates when the API server
+	// serves the Prometheus Operator's monitoring.coreos.com/v1 PodMonitors.
+	// +optional
+	PodMonitor PodMonitorSpec `json:"podMonitor,omitzero"`
+}
+
+// PodMonitorSpec adjusts a cluster's PodMonitor. Every PodMonitor of the operator
+// carries the label hadoopceph.io/metrics: hadoop, which one Prometheus can select to
+// scrape every cluster.
+type PodMonitorSpec struct {
+	// Labels added to the PodMonitor, for a Prometheus whose podMonitorSelector
+	// matches other labels, such as release: prometheus.
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('app.kubernetes.io/') && !k.startsWith('hadoopceph.io/'))",message="must not use the app.kubernetes.io/ or hadoopceph.io/ prefixes: the operator sets those labels, and Prometheus may select PodMonitors by them"
+	// +optional
+	Labels Labels `json:"labels,omitempty"`
+
+	// Interval between two scrapes of each daemon, a Prometheus duration such as 30s
+	// or 1m30s; the Prometheus' own scrape interval when empty.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:XValidation:rule="self == '' || (self.matches('^([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$') && self.matches('[1-9]'))",message="must be a positive Prometheus duration such as 30s, 1m or 1m30s: numbers with the units y, w, d, h, m, s and ms, largest first"
+	// +optional
+	Interval string `json:"interval,omitempty"`
 }
 
 // NetworkSpec attaches the NodeManagers to the networks and devices that carry

@@ -14,12 +14,13 @@ const clusterBase = `{storageBackendRef: {name: hadoop}}`
 // cluster is the minimal spec with patch merged in.
 func cluster(patch string) spec { return spec{base: clusterBase, patch: patch} }
 
-// placement, overrides and network patch one part of the minimal spec.
+// placement, overrides, network and metrics patch one part of the minimal spec.
 func placement(patch string) spec { return cluster(`{placement: ` + patch + `}`) }
 func overrides(patch string) spec {
 	return cluster(`{nodeManagers: {podOverrides: ` + patch + `}}`)
 }
 func network(patch string) spec { return cluster(`{network: ` + patch + `}`) }
+func metrics(patch string) spec { return cluster(`{metrics: ` + patch + `}`) }
 
 // hadoopCluster is what a user would apply, untyped like storageBackend.
 func hadoopCluster(s spec) *unstructured.Unstructured { return object("HadoopCluster", "hc-", s) }
@@ -108,6 +109,14 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("cephOptions: a value with a comma", cluster(`{config: {cephOptions: {debug_client: "1,5"}}}`), "spec.config.cephOptions", "values must not contain ','"),
 		Entry("cephOptions: the monitors", cluster(`{config: {cephOptions: {mon_host: 10.0.0.1}}}`), "spec.config.cephOptions", "must not set client_fs"),
 
+		Entry("metrics: an interval without a unit", metrics(`{podMonitor: {interval: "30"}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
+		Entry("metrics: an interval of Go's form", metrics(`{podMonitor: {interval: 1.5m}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
+		Entry("metrics: units smallest first", metrics(`{podMonitor: {interval: 30s1m}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
+		Entry("metrics: a zero interval", metrics(`{podMonitor: {interval: 0s}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
+		Entry("metrics: a PodMonitor label with the operator's prefix", metrics(`{podMonitor: {labels: {hadoopceph.io/metrics: mine}}}`), "spec.metrics.podMonitor.labels", "must not use the app.kubernetes.io/ or hadoopceph.io/ prefixes"),
+		Entry("metrics: a PodMonitor label key with a space", metrics(`{podMonitor: {labels: {"release name": prometheus}}}`), "spec.metrics.podMonitor.labels", "keys must be label keys"),
+		Entry("metrics: a PodMonitor label value with a space", metrics(`{podMonitor: {labels: {release: "kube prometheus"}}}`), "spec.metrics.podMonitor.labels[release]", "must be a label value"),
+
 		Entry("network: hostNetwork with attachments", network(`{hostNetwork: true, attachments: [{name: ib}]}`), "spec.network", "hostNetwork cannot be combined with attachments"),
 		Entry("network: two attachments on one interface", network(`{attachments: [{name: ib, interfaceName: ib0}, {name: roce, interfaceName: ib0}]}`), "spec.network", "attachments must use distinct interfaceName values"),
 		Entry("network: a data interface no attachment provides", network(`{attachments: [{name: ib, interfaceName: ib0}], dataInterface: ib1}`), "spec.network.dataInterface", "must be an interface of the NodeManager pods"),
@@ -144,7 +153,18 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("the pod's primary interface", network(`{dataInterface: eth0}`)),
 		Entry("any interface of the node with hostNetwork", network(`{hostNetwork: true, dataInterface: ib0}`)),
 		Entry("a volume claim in a named class", cluster(`{nodeManagers: {localDirs: {volumeClaim: {size: 100Gi, storageClassName: local-nvme}}}}`)),
+		Entry("metrics switched off", metrics(`{enabled: false}`)),
+		Entry("a PodMonitor for a Prometheus that selects its own label", metrics(`{podMonitor: {labels: {release: kube-prometheus-stack, example.com/team: data}, interval: 1m30s}}`)),
+		Entry("scrape intervals of every unit", metrics(`{podMonitor: {interval: 1y2w3d4h5m6s7ms}}`)),
+		Entry("a scrape interval in milliseconds", metrics(`{podMonitor: {interval: 500ms}}`)),
+		Entry("Prometheus' own scrape interval", metrics(`{podMonitor: {interval: ""}}`)),
 	)
+
+	It("switches metrics on by default", func(ctx SpecContext) {
+		hc := hadoopCluster(cluster(`{}`))
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		Expect(hc.Object["spec"]).To(HaveKeyWithValue("metrics", map[string]any{"enabled": true}))
+	})
 
 	It("rejects a name too long for the cluster's Services", func(ctx SpecContext) {
 		hc := hadoopCluster(cluster(`{}`))

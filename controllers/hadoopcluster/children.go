@@ -45,6 +45,7 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
 		return r.reportConfigHash(ctx, p)
 	}
+	p.built = objs
 
 	var conflicts []string
 	for _, obj := range objs.List() {
@@ -281,24 +282,36 @@ func (r *Reconciler) removeJobHistory(ctx context.Context, p *clusterPass) error
 		&appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"}, ObjectMeta: meta},
 		&corev1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: meta},
 	} {
-		existing, err := r.currentChild(ctx, obj)
+		deleted, err := r.removeChild(ctx, p, obj)
 		if err != nil {
 			return err
 		}
-		if existing == nil || !metav1.IsControlledBy(existing, p.hc) || naming.DoNotReconcile(existing) {
-			continue
+		if deleted {
+			removed = append(removed, r.describe(obj))
 		}
-		err = r.Delete(ctx, existing, client.Preconditions{UID: ptr.To(existing.GetUID())})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("deleting %s: %w", r.describe(obj), err)
-		}
-		removed = append(removed, r.describe(obj))
 	}
 	if len(removed) > 0 {
 		r.event(p.hc, v1alpha1.EventReasonDeleted, "Delete",
 			"Deleted "+strings.Join(removed, " and ")+" because spec.jobHistory.enabled is false; the job history stays on CephFS")
 	}
 	return nil
+}
+
+// removeChild deletes the object of obj's kind and name when the cluster controls it
+// and it has not opted out of reconciliation, and says whether it did.
+func (r *Reconciler) removeChild(ctx context.Context, p *clusterPass, obj client.Object) (bool, error) {
+	existing, err := r.currentChild(ctx, obj)
+	if err != nil {
+		return false, err
+	}
+	if existing == nil || !metav1.IsControlledBy(existing, p.hc) || naming.DoNotReconcile(existing) {
+		return false, nil
+	}
+	err = r.Delete(ctx, existing, client.Preconditions{UID: ptr.To(existing.GetUID())})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return false, fmt.Errorf("deleting %s: %w", r.describe(obj), err)
+	}
+	return true, nil
 }
 
 // reportConfigHash sets status.configHash from the configuration ConfigMap as it

@@ -44,14 +44,15 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=apps,resources=statefulsets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=services;configmaps;serviceaccounts,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=podmonitors,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods;nodes,verbs=get;list;watch
 // +kubebuilder:rbac:groups=k8s.cni.cncf.io,resources=network-attachment-definitions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile runs one pass: pause, then the phases in dependency order (storage,
-// network, children, components), and a status patch written at the end whatever
-// happened.
+// network, children, components, and metrics, on which nothing depends), and a status
+// patch written at the end whatever happened.
 //
 // There is no finalizer: every child carries an owner reference, so garbage collection
 // removes them with the cluster, and nothing else is the cluster's to delete. Its
@@ -93,7 +94,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if err := r.reconcileChildren(ctx, p, res.Storage); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.observeComponents(ctx, p)
+	if err := r.observeComponents(ctx, p); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.reconcileMetrics(ctx, p)
 }
 
 // writeStatus finishes the status of a pass and writes it when it differs from what
@@ -113,7 +117,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileE
 	summarizeCluster(p)
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.hc, old, *st)
 	if o == lifecycle.Patched {
-		r.recordClusterChanges(p.hc, old, *st)
+		r.recordClusterChanges(p, old, *st)
 	}
 	return o, err
 }

@@ -24,6 +24,11 @@ type clusterPass struct {
 	// statefulSets holds, by name, the StatefulSets as this pass's apply returned
 	// them, which is fresher than the cache, or as it found them.
 	statefulSets map[string]*appsv1.StatefulSet
+	// built holds the children the pass built; nil when missing storage or a spec it
+	// cannot build kept it from building them, and then from changing any.
+	built *hadoop.Objects
+	// podMonitorApplied says that the pass applied the cluster's PodMonitor.
+	podMonitorApplied bool
 }
 
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
@@ -78,11 +83,16 @@ var clusterWarningReasons = map[string]bool{
 // rollout once when it starts, the creation of the children, configuration changes and
 // scaling. Parts becoming ready are reported through Ready alone, and conditions that
 // only wait for another one are left out: that one has its own event.
-func (r *Reconciler) recordClusterChanges(hc *v1alpha1.HadoopCluster, before, after v1alpha1.HadoopClusterStatus) {
+func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1.HadoopClusterStatus) {
+	hc := p.hc
 	switch {
 	case before.ConfigHash == "" && after.ConfigHash != "":
+		children := "ServiceAccount, ConfigMap, StatefulSets, Services and PodDisruptionBudget"
+		if p.podMonitorApplied {
+			children = "ServiceAccount, ConfigMap, StatefulSets, Services, PodDisruptionBudget and PodMonitor"
+		}
 		r.event(hc, v1alpha1.EventReasonCreated, "Create",
-			fmt.Sprintf("Created the cluster's ServiceAccount, ConfigMap, StatefulSets, Services and PodDisruptionBudget (configuration hash %s)", after.ConfigHash))
+			fmt.Sprintf("Created the cluster's %s (configuration hash %s)", children, after.ConfigHash))
 	case after.ConfigHash != before.ConfigHash && after.ConfigHash != "":
 		r.event(hc, v1alpha1.EventReasonConfigChanged, "Update",
 			fmt.Sprintf("Hadoop configuration changed (hash %s, was %s): the pods roll to the new configuration", after.ConfigHash, before.ConfigHash))

@@ -14,6 +14,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -35,7 +36,8 @@ import (
 )
 
 // SetupWithManager watches every input of a cluster, so that no pass has to poll:
-// its children, its StorageBackend, the CephCluster that may put Ceph on Multus, the
+// its children (the PodMonitor among them when the Prometheus Operator is installed),
+// its StorageBackend, the CephCluster that may put Ceph on Multus, the
 // NetworkAttachmentDefinitions (when Multus is installed), the nodes' extended
 // resources and the scheduling of its pods.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
@@ -56,8 +58,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return old.Generation != cur.Generation || !equality.Semantic.DeepEqual(old.Status, cur.Status)
 	}}
 	// The disruption controller rewrites a PodDisruptionBudget's status whenever pods
-	// come and go; only changes to what the operator applies matter.
-	budgetChanged := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+	// come and go, and a PodMonitor may carry a status the Prometheus Operator writes;
+	// only changes to what the operator applies matter.
+	appliedChanged := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
 		old, cur := e.ObjectOld, e.ObjectNew
 		return old.GetGeneration() != cur.GetGeneration() || !maps.Equal(old.GetLabels(), cur.GetLabels()) ||
 			!maps.Equal(old.GetAnnotations(), cur.GetAnnotations()) || !equality.Semantic.DeepEqual(old.GetOwnerReferences(), cur.GetOwnerReferences())
@@ -78,7 +81,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.Service{}, builder.OnlyMetadata).
 		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
 		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
-		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata, builder.WithPredicates(budgetChanged)).
+		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata, builder.WithPredicates(appliedChanged)).
 		Watches(&v1alpha1.StorageBackend{}, handler.EnqueueRequestsFromMapFunc(r.byStorageBackend), builder.WithPredicates(backendChanged)).
 		WatchesRawSource(source.Kind(workloads, &corev1.Pod{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
@@ -93,6 +96,14 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(createOrDelete))
 	} else {
 		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed, which restarts the operator")
+	}
+	if r.APIs.PodMonitors {
+		// As metadata, like the other children the operator only applies.
+		pm := &unstructured.Unstructured{}
+		pm.SetGroupVersionKind(hadoop.PodMonitorGVK)
+		b = b.Owns(pm, builder.OnlyMetadata, builder.WithPredicates(appliedChanged))
+	} else {
+		mgr.GetLogger().Info("PodMonitors are not served: HadoopClusters get none until the Prometheus Operator is installed, which restarts the operator; their daemons serve /prom all the same")
 	}
 	return b.Complete(r)
 }

@@ -4,6 +4,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -23,6 +24,10 @@ type Objects struct {
 	// the caller deletes them (JobHistoryName) if they exist.
 	JobHistory        *appsv1.StatefulSet
 	JobHistoryService *corev1.Service
+	// PodMonitor is nil when the daemons serve no metrics. It is not in List: the
+	// caller applies it only where the API server serves PodMonitors, and deletes it
+	// (PodMonitorName) when it is nil.
+	PodMonitor *unstructured.Unstructured
 }
 
 // Build returns every child of in.Cluster. It fails only when Validate does, with all
@@ -47,6 +52,7 @@ func Build(in Input) (*Objects, error) {
 		NodeManagers:           NodeManagerStatefulSet(in, hash),
 		NodeManagerService:     NodeManagerService(hc),
 		NodeManagerPDB:         NodeManagerPodDisruptionBudget(hc),
+		PodMonitor:             PodMonitor(in),
 	}
 	if in.jobHistoryEnabled() {
 		o.JobHistory = JobHistoryStatefulSet(in, hash)

@@ -29,6 +29,10 @@ const (
 	cephOptionFS = "client_fs"
 )
 
+// KeyPrometheusEndpoint makes the web server of every Hadoop daemon serve the daemon's
+// metrics in Prometheus' text format at MetricsPath. Hadoop leaves it off.
+const KeyPrometheusEndpoint = "hadoop.prometheus.endpoint.enabled"
+
 // OwnedCoreSiteKeys are the core-site.xml keys a user cannot override: the default file
 // system and everything that says how to reach CephFS, which come from the
 // StorageBackend. The CEL rule on spec.config.coreSite lists the same keys.
@@ -75,6 +79,9 @@ func CoreSite(in Input) map[string]string {
 		keyCephRootDir:                    st.RootPath,
 		keyCephConfOptions:                cephConfOptions(st.Filesystem, hc.Spec.Config.CephOptions),
 		keyClientMetadata:                 "hadoop_cluster=" + hc.Namespace + "/" + hc.Name,
+	}
+	if in.metricsEnabled() {
+		generated[KeyPrometheusEndpoint] = "true"
 	}
 	return merged(generated, hc.Spec.Config.CoreSite)
 }

@@ -71,7 +71,11 @@ func TestGolden(t *testing.T) {
 			for _, file := range configFiles {
 				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
-			for _, obj := range objs.List() {
+			objects := objs.List()
+			if objs.PodMonitor != nil {
+				objects = append(objects, objs.PodMonitor)
+			}
+			for _, obj := range objects {
 				name := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind) + "-" + obj.GetName() + ".yaml"
 				golden.Assert(t, filepath.Join(tc.name, name), golden.YAML(t, obj))
 			}

@@ -65,3 +65,9 @@ func (in Input) jobHistoryEnabled() bool {
 	e := in.Cluster.Spec.JobHistory.Enabled
 	return e == nil || *e
 }
+
+// metricsEnabled reads spec.metrics.enabled, which the API defaults to true.
+func (in Input) metricsEnabled() bool {
+	e := in.Cluster.Spec.Metrics.Enabled
+	return e == nil || *e
+}

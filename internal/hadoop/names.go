@@ -61,6 +61,11 @@ func ServiceAccountName(hc *v1alpha1.HadoopCluster) string {
 	return hc.Name + "-hadoop"
 }
 
+// PodMonitorName names the PodMonitor that scrapes the cluster's daemons.
+func PodMonitorName(hc *v1alpha1.HadoopCluster) string {
+	return hc.Name + "-hadoop"
+}
+
 // ComponentName names the StatefulSet and Service of component c.
 func ComponentName(hc *v1alpha1.HadoopCluster, c Component) string {
 	return hc.Name + "-" + string(c)

@@ -49,6 +49,22 @@ func New() (*envtest.Environment, error) {
 	}, nil
 }
 
+// PodMonitorCRD is the path of the Prometheus Operator's released PodMonitor CRD,
+// which PROMETHEUS_CRDS names: `make test` sets it, and `make envtest-env` prints it. A
+// suite that runs the HadoopCluster controller adds it to CRDDirectoryPaths, so that
+// the controller applies PodMonitors to the real schema; the other suites leave it out,
+// like a Kubernetes cluster without the Prometheus Operator.
+func PodMonitorCRD() (string, error) {
+	crd := os.Getenv("PROMETHEUS_CRDS")
+	if crd == "" {
+		return "", errors.New("PROMETHEUS_CRDS is not set: run `make test`, or `eval $(make -s envtest-env)` first")
+	}
+	if _, err := os.Stat(crd); err != nil {
+		return "", fmt.Errorf("PROMETHEUS_CRDS: %w", err)
+	}
+	return crd, nil
+}
+
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")

@@ -23,6 +23,7 @@ var (
 		"ceph.rook.io/cephfilesystemsubvolumegroups",
 		"hadoopceph.io/benchmarkruns", "hadoopceph.io/hadoopclusters", "hadoopceph.io/storagebackends",
 		"k8s.cni.cncf.io/network-attachment-definitions",
+		"monitoring.coreos.com/podmonitors",
 	)
 	readVerbs = sets.New("get", "list", "watch")
 )

@@ -6,13 +6,15 @@ import (
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // The optional APIs are looked up once, when the controllers are set up: a watch on a
 // kind the API server does not serve would keep the manager from starting, and an
-// operator for external Ceph clusters must run where neither Rook nor Multus is
-// installed. Installing one later ends the manager so that it starts again with the
-// watches (optional_apis.go).
+// operator for external Ceph clusters must run where neither Rook, Multus nor the
+// Prometheus Operator is installed. Installing one later ends the manager so that it
+// starts again with the watches (optional_apis.go).
 
 // APIs are the optional APIs the API server served when the controllers were set up.
 type APIs struct {
@@ -20,6 +22,8 @@ type APIs struct {
 	Rook bool
 	// NetworkAttachments: Multus's NetworkAttachmentDefinitions.
 	NetworkAttachments bool
+	// PodMonitors: the Prometheus Operator's PodMonitors.
+	PodMonitors bool
 }
 
 // ServedAPIs looks the optional APIs up, once for every controller.
@@ -32,7 +36,11 @@ func ServedAPIs(mapper meta.RESTMapper) (APIs, error) {
 	if err != nil {
 		return APIs{}, err
 	}
-	return APIs{Rook: rook, NetworkAttachments: nads}, nil
+	podMonitors, err := serves(mapper, hadoop.PodMonitorGVK)
+	if err != nil {
+		return APIs{}, err
+	}
+	return APIs{Rook: rook, NetworkAttachments: nads, PodMonitors: podMonitors}, nil
 }
 
 // NetworkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs

@@ -12,16 +12,19 @@ import (
 	"k8s.io/client-go/discovery"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-// ErrOptionalAPIInstalled is what the manager stops with when Rook or Multus was
-// installed after it started. Its controllers were set up without watches on those
-// kinds (see apis.go) and controller-runtime's builder cannot add them later,
-// so the process ends and its Deployment starts it again, this time with the watches.
+// ErrOptionalAPIInstalled is what the manager stops with when Rook, Multus or the
+// Prometheus Operator was installed after it started. Its controllers were set up
+// without watches on those kinds (see apis.go) and controller-runtime's builder cannot
+// add them later, so the process ends and its Deployment starts it again, this time
+// with the watches.
 var ErrOptionalAPIInstalled = errors.New("an API the operator was started without is now served")
 
-// OptionalAPIPollInterval is how often the operator looks for Rook's and Multus's
-// APIs while they are missing: two discovery requests, cheap enough to make an
+// OptionalAPIPollInterval is how often the operator looks for the optional APIs while
+// they are missing: a discovery request for each, cheap enough to make an
 // installation take effect within half a minute.
 const OptionalAPIPollInterval = 30 * time.Second
 
@@ -45,6 +48,12 @@ func NetworkAttachmentAPI() OptionalAPI {
 	return OptionalAPI{Name: "Multus (k8s.cni.cncf.io)", Kinds: []schema.GroupVersionKind{NetworkAttachmentGVK}}
 }
 
+// PodMonitorAPI is the Prometheus Operator's monitoring.coreos.com, of which the
+// operator uses PodMonitors alone.
+func PodMonitorAPI() OptionalAPI {
+	return OptionalAPI{Name: "Prometheus Operator (monitoring.coreos.com PodMonitor)", Kinds: []schema.GroupVersionKind{hadoop.PodMonitorGVK}}
+}
+
 // OptionalAPIWatcher is a manager runnable that ends the manager once one of the
 // APIs that were missing at start is served.
 type OptionalAPIWatcher struct {
@@ -56,13 +65,7 @@ type OptionalAPIWatcher struct {
 // AddOptionalAPIWatcher adds a watcher for the optional APIs that the manager's
 // controllers were set up without, as served says; none when every one is served.
 func AddOptionalAPIWatcher(mgr ctrl.Manager, served APIs) error {
-	var missing []OptionalAPI
-	if !served.Rook {
-		missing = append(missing, RookAPI())
-	}
-	if !served.NetworkAttachments {
-		missing = append(missing, NetworkAttachmentAPI())
-	}
+	missing := MissingAPIs(served)
 	if len(missing) == 0 {
 		return nil
 	}
@@ -71,6 +74,22 @@ func AddOptionalAPIWatcher(mgr ctrl.Manager, served APIs) error {
 		return fmt.Errorf("creating a discovery client: %w", err)
 	}
 	return mgr.Add(&OptionalAPIWatcher{Missing: missing, Interval: OptionalAPIPollInterval, Discovery: dc})
+}
+
+// MissingAPIs are the optional APIs that served says the controllers were set up
+// without.
+func MissingAPIs(served APIs) []OptionalAPI {
+	var missing []OptionalAPI
+	if !served.Rook {
+		missing = append(missing, RookAPI())
+	}
+	if !served.NetworkAttachments {
+		missing = append(missing, NetworkAttachmentAPI())
+	}
+	if !served.PodMonitors {
+		missing = append(missing, PodMonitorAPI())
+	}
+	return missing
 }
 
 // NeedLeaderElection is false: a replica waiting for the lease must also restart, or
