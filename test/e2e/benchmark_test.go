@@ -24,11 +24,15 @@ const runTimeout = 15 * time.Minute
 const keptTeraSort = "terasort"
 
 func benchmarkSpecs() {
-	It("runs TeraGen, TeraSort and TeraValidate, with a clean validation and results in status", func() {
+	It("runs TeraGen, TeraSort and TeraValidate, with a clean validation and results in status, and the daemons' /prom shows the job", func() {
 		run := newTeraSort(keptTeraSort)
 		run.Spec.Cleanup = ptr.To(false)
+		prom := watchProm()
+		DeferCleanup(prom.stop)
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
 		run = waitForRun(keptTeraSort)
+		prom.stop()
+		expectJobSeenInProm(prom)
 
 		Expect(run.Status.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded), "%+v", run.Status)
 		Expect(run.Status.Stages).To(HaveLen(3))

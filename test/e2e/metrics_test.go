@@ -1,0 +1,161 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
+)
+
+// The daemons' web ports, on the host's loopback because the suite's clusters run on
+// the host network; /prom is Hadoop's Prometheus endpoint, which the operator turns on.
+const (
+	resourceManagerProm = "http://127.0.0.1:8088/prom"
+	nodeManagerProm     = "http://127.0.0.1:8042/prom"
+)
+
+// The chart's YARN dashboard, whose queries must find their metrics in the scrapes.
+const yarnDashboard = "../../charts/hadoop-ceph-operator/files/dashboards/yarn.json"
+
+// promWatch scrapes the ResourceManager's and the NodeManager's /prom every two seconds
+// while a job runs, keeping the last scrapes and the largest values of the figures the
+// spec checks.
+type promWatch struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu              sync.Mutex
+	resourceManager string
+	nodeManager     string
+	maxActiveNMs    float64
+	maxAllocatedMB  float64
+	errors          int
+	lastErr         error
+}
+
+func watchProm() *promWatch {
+	c, cancel := context.WithCancel(ctx)
+	w := &promWatch{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			w.scrape()
+			select {
+			case <-c.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return w
+}
+
+func (w *promWatch) scrape() {
+	rm, rmErr := promGet(resourceManagerProm)
+	nm, nmErr := promGet(nodeManagerProm)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, err := range []error{rmErr, nmErr} {
+		if err != nil {
+			w.errors++
+			w.lastErr = err
+		}
+	}
+	if rmErr == nil {
+		w.resourceManager = rm
+		if v, ok := sampleValue(rm, "cluster_metrics_num_active_n_ms", ""); ok && v > w.maxActiveNMs {
+			w.maxActiveNMs = v
+		}
+		// The root queue holds every container of the cluster, the job's included.
+		if v, ok := sampleValue(rm, "queue_metrics_allocated_mb", `queue="root"`); ok && v > w.maxAllocatedMB {
+			w.maxAllocatedMB = v
+		}
+	}
+	if nmErr == nil {
+		w.nodeManager = nm
+	}
+}
+
+// stop ends the scraping and waits for the last scrape to finish.
+func (w *promWatch) stop() {
+	w.cancel()
+	<-w.done
+}
+
+func promGet(url string) (string, error) {
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	return string(body), nil
+}
+
+// sampleValue returns the value of the first sample of metric in a Prometheus text
+// exposition whose labels contain label (empty: any sample of the metric).
+func sampleValue(exposition, metric, label string) (float64, bool) {
+	s := bufio.NewScanner(strings.NewReader(exposition))
+	s.Buffer(make([]byte, 1<<20), 1<<20)
+	for s.Scan() {
+		line := s.Text()
+		if !strings.HasPrefix(line, metric+"{") && !strings.HasPrefix(line, metric+" ") {
+			continue
+		}
+		if label != "" && !strings.Contains(line, label) {
+			continue
+		}
+		fields := strings.Fields(line)
+		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
+		if err != nil {
+			continue
+		}
+		return v, true
+	}
+	return 0, false
+}
+
+// expectJobSeenInProm checks what the scrapes taken during a job showed: the cluster's
+// one NodeManager active, memory allocated while the job ran, and every metric the
+// chart's YARN dashboard queries present in the scrapes, so that a metric renamed by
+// a Hadoop upgrade fails here instead of leaving a panel empty.
+func expectJobSeenInProm(w *promWatch) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	Expect(w.resourceManager).NotTo(BeEmpty(), "no scrape of the ResourceManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
+	Expect(w.nodeManager).NotTo(BeEmpty(), "no scrape of the NodeManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
+	Expect(w.maxActiveNMs).To(Equal(1.0), "cluster_metrics_num_active_n_ms")
+	Expect(w.maxAllocatedMB).To(BeNumerically(">", 0), "queue_metrics_allocated_mb of the root queue while the job ran")
+
+	rm, err := dashboards.ExposedMetrics(strings.NewReader(w.resourceManager))
+	Expect(err).NotTo(HaveOccurred())
+	nm, err := dashboards.ExposedMetrics(strings.NewReader(w.nodeManager))
+	Expect(err).NotTo(HaveOccurred())
+	dashboard, err := os.ReadFile(yarnDashboard)
+	Expect(err).NotTo(HaveOccurred())
+	used, err := dashboards.DashboardMetrics(dashboard)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(used).NotTo(BeEmpty())
+	Expect(dashboards.Missing(used, rm, nm)).To(BeEmpty(), "metrics the YARN dashboard queries that the daemons do not export")
+}
