@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -38,6 +41,13 @@ func main() {
 	flag.StringVar(&rookNamespaces, "rook-namespaces", "",
 		"Comma-separated further Rook namespaces that StorageBackends name, watched together with --watch-namespaces; "+
 			"without --watch-namespaces every namespace is watched and this has no effect.")
+	flag.StringVar(&cfg.operatorNamespace, "operator-namespace", "",
+		"Namespace of the operator's own pods; with --operator-pod-selector, the ResourceManagers' NetworkPolicies admit them to the REST API "+
+			"the operator reads benchmark progress from.")
+	flag.StringVar(&cfg.operatorPodSelector, "operator-pod-selector", "",
+		"Label selector (such as app.kubernetes.io/name=hadoop-ceph-operator) of the operator's own pods in --operator-namespace. "+
+			"Empty when the operator runs outside the cluster: no NetworkPolicy then admits it, and benchmark stages of clusters "+
+			"with spec.access.networkPolicies show no progress where a network plugin enforces them.")
 	flag.StringVar(&cfg.hadoopImage, "hadoop-image", "",
 		"Hadoop image of HadoopClusters that do not set spec.image. Without it, such clusters are refused with ConfigReady=False, reason InvalidSpec.")
 	zapOpts := zap.Options{}
@@ -69,6 +79,9 @@ type config struct {
 	rookNamespace   string
 	rookNamespaces  []string
 	hadoopImage     string
+
+	operatorNamespace   string
+	operatorPodSelector string
 }
 
 func newScheme() *runtime.Scheme {
@@ -81,11 +94,16 @@ func newScheme() *runtime.Scheme {
 
 // managerOptions are the manager's and the reconcilers' options for cfg.
 func managerOptions(cfg config) (ctrl.Options, controllers.Options, error) {
+	operator, err := operatorPeer(cfg.operatorNamespace, cfg.operatorPodSelector)
+	if err != nil {
+		return ctrl.Options{}, controllers.Options{}, err
+	}
 	opts := controllers.Options{
 		RookNamespace:   cfg.rookNamespace,
 		HadoopImage:     cfg.hadoopImage,
 		WatchNamespaces: cfg.watchNamespaces,
 		RookNamespaces:  cfg.rookNamespaces,
+		OperatorPeer:    operator,
 	}
 	cacheOpts, err := controllers.CacheOptions(opts)
 	if err != nil {
@@ -130,4 +148,26 @@ func splitNamespaces(s string) []string {
 		}
 	}
 	return out
+}
+
+// operatorPeer selects the operator's pods for the clusters' NetworkPolicies: the pods
+// matching selector in namespace. It is nil without a selector.
+func operatorPeer(namespace, selector string) (*networkingv1.NetworkPolicyPeer, error) {
+	if strings.TrimSpace(selector) == "" {
+		return nil, nil
+	}
+	if namespace == "" {
+		return nil, errors.New("--operator-pod-selector needs --operator-namespace")
+	}
+	pods, err := metav1.ParseToLabelSelector(selector)
+	if err != nil {
+		return nil, fmt.Errorf("--operator-pod-selector: %w", err)
+	}
+	if len(pods.MatchExpressions) == 0 {
+		pods.MatchExpressions = nil
+	}
+	return &networkingv1.NetworkPolicyPeer{
+		PodSelector:       pods,
+		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{corev1.LabelMetadataName: namespace}},
+	}, nil
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	batchv1 "k8s.io/api/batch/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 )
 
@@ -17,6 +19,9 @@ func TestManagerOptions(t *testing.T) {
 		rookNamespace:   "rook-ceph",
 		rookNamespaces:  splitNamespaces("rook-ec"),
 		hadoopImage:     "registry.example/hadoop:3.4.2",
+
+		operatorNamespace:   "hadoop-ceph-system",
+		operatorPodSelector: "app.kubernetes.io/name=hadoop-ceph-operator,app.kubernetes.io/instance=ops",
 	}
 	mgrOpts, opts, err := managerOptions(cfg)
 	if err != nil {
@@ -43,5 +48,26 @@ func TestManagerOptions(t *testing.T) {
 	}
 	if opts.RookNamespace != "rook-ceph" || opts.HadoopImage != cfg.hadoopImage || len(opts.WatchNamespaces) != 2 || opts.YARN != nil {
 		t.Errorf("reconciler options %+v do not follow the command line", opts)
+	}
+	wantPeer := &networkingv1.NetworkPolicyPeer{
+		PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
+			"app.kubernetes.io/name": "hadoop-ceph-operator", "app.kubernetes.io/instance": "ops",
+		}},
+		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "hadoop-ceph-system"}},
+	}
+	if diff := cmp.Diff(wantPeer, opts.OperatorPeer); diff != "" {
+		t.Errorf("the operator's pods for NetworkPolicies (-want +got)\n%s", diff)
+	}
+}
+
+func TestOperatorPeer(t *testing.T) {
+	if peer, err := operatorPeer("", ""); peer != nil || err != nil {
+		t.Errorf("without a selector: %+v, %v; want none", peer, err)
+	}
+	if _, err := operatorPeer("", "app=operator"); err == nil {
+		t.Error("a selector without a namespace was accepted")
+	}
+	if _, err := operatorPeer("ops", "app in (a"); err == nil {
+		t.Error("a malformed selector was accepted")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/storagebackend"
 
 	batchv1 "k8s.io/api/batch/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -36,6 +37,10 @@ type Options struct {
 	// RookNamespaces are further Rook namespaces that StorageBackends name, cached
 	// together with WatchNamespaces.
 	RookNamespaces []string
+	// OperatorPeer selects the operator's own pods for the clusters' NetworkPolicies,
+	// so that it can read the ResourceManagers' REST API; nil when it runs outside
+	// the cluster.
+	OperatorPeer *networkingv1.NetworkPolicyPeer
 	// YARN reads the clusters' YARN applications for the progress of benchmark
 	// stages; nil means each cluster's ResourceManager Service.
 	YARN benchmarkrun.YARNApplications
@@ -110,6 +115,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		RookNamespace:   opts.RookNamespace,
 		HadoopImage:     opts.HadoopImage,
 		WatchNamespaces: opts.WatchNamespaces,
+		OperatorPeer:    opts.OperatorPeer,
 		APIs:            apis,
 	}
 	if err := hc.SetupWithManager(mgr); err != nil {

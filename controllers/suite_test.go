@@ -75,7 +75,7 @@ var _ = BeforeSuite(func() {
 
 	resourceManager = newFakeResourceManager()
 	DeferCleanup(resourceManager.close)
-	opts := Options{RookNamespace: defaultRookNamespace, HadoopImage: testImage, YARN: resourceManager.source()}
+	opts := Options{RookNamespace: defaultRookNamespace, HadoopImage: testImage, YARN: resourceManager.source(), OperatorPeer: operatorPeer}
 	// The operator's cache options, so that the specs see what it caches.
 	cacheOpts, err := CacheOptions(opts)
 	Expect(err).NotTo(HaveOccurred())

@@ -136,6 +136,10 @@ const (
 	EventReasonConfigChanged = "ConfigChanged"
 	// EventReasonScaled: the NodeManager StatefulSet was given a new replica count.
 	EventReasonScaled = "Scaled"
+	// EventReasonNetworkPoliciesIneffective: a Warning that the cluster's
+	// NetworkPolicies cannot protect its pods, which run on the host's network
+	// (spec.network.hostNetwork).
+	EventReasonNetworkPoliciesIneffective = "NetworkPoliciesIneffective"
 )
 
 // BenchmarkRun condition types. Ready is True once the run has succeeded: `kubectl wait

@@ -83,6 +83,11 @@ type HadoopClusterSpec struct {
 	// +optional
 	Metrics MetricsSpec `json:"metrics,omitzero"`
 
+	// Access decides who may reach the cluster's daemons over the network.
+	// +kubebuilder:default={}
+	// +optional
+	Access AccessSpec `json:"access,omitzero"`
+
 	// Paused stops reconciliation of this cluster and its children; status keeps its
 	// last values and a Paused reason.
 	// +optional
@@ -304,7 +309,7 @@ type HadoopConfig struct {
 	// +kubebuilder:validation:MaxProperties=256
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['mapreduce.framework.name', 'mapreduce.jobhistory.address', 'mapreduce.jobhistory.webapp.address', 'mapreduce.jobhistory.admin.address', 'mapreduce.jobhistory.bind-host']))",message="must not set mapreduce.framework.name, mapreduce.jobhistory.address, mapreduce.jobhistory.webapp.address, mapreduce.jobhistory.admin.address or mapreduce.jobhistory.bind-host: MapReduce runs on this cluster's YARN, and the JobHistory server is reached through its Service"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['mapreduce.framework.name', 'mapreduce.jobhistory.address', 'mapreduce.jobhistory.webapp.address', 'mapreduce.jobhistory.admin.address', 'mapreduce.jobhistory.bind-host', 'yarn.app.mapreduce.am.job.client.port-range']))",message="must not set mapreduce.framework.name, mapreduce.jobhistory.address, mapreduce.jobhistory.webapp.address, mapreduce.jobhistory.admin.address, mapreduce.jobhistory.bind-host or yarn.app.mapreduce.am.job.client.port-range: MapReduce runs on this cluster's YARN, the JobHistory server is reached through its Service, and the NetworkPolicies open the ApplicationMasters' client ports"
 	// +optional
 	MapredSite map[string]string `json:"mapredSite,omitempty"`
 
@@ -368,6 +373,60 @@ type PodMonitorSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self == '' || (self.matches('^([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$') && self.matches('[1-9]'))",message="must be a positive Prometheus duration such as 30s, 1m or 1m30s: numbers with the units y, w, d, h, m, s and ms, largest first"
 	// +optional
 	Interval string `json:"interval,omitempty"`
+}
+
+// AccessSpec decides who reaches the cluster's daemons. Under Hadoop's simple
+// authentication a client names itself, so the network is the boundary; docs/security.md
+// describes what each setting protects.
+type AccessSpec struct {
+	// NetworkPolicies makes the operator create one NetworkPolicy per daemon that admits
+	// only the cluster's own pods (its daemons and its benchmark stages) and the
+	// clients listed here. False leaves the cluster's network policies to its owner, and
+	// deletes the operator's. A pointer, because false must survive a Go client's round
+	// trip past the default. Only a network plugin that enforces NetworkPolicies makes
+	// them effective, and they do not apply to pods on the host's network.
+	// +kubebuilder:default=true
+	// +optional
+	NetworkPolicies *bool `json:"networkPolicies,omitempty"`
+
+	// Clients are the pods outside the cluster that may reach its daemons while the
+	// operator's NetworkPolicies are on.
+	// +optional
+	Clients AccessClients `json:"clients,omitzero"`
+}
+
+// AccessClients lists peers by what they need to reach.
+type AccessClients struct {
+	// RPC peers reach the daemons' RPC ports: they submit and watch YARN applications,
+	// talk to the MapReduce ApplicationMasters, and ask the JobHistory server. A
+	// Hadoop client, such as yarn jar or mapred job, needs this.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	RPC []NetworkPeer `json:"rpc,omitempty"`
+
+	// Web peers reach the daemons' web port: the web UIs, the REST APIs and the
+	// Prometheus endpoint /prom, so a Prometheus that scrapes the cluster belongs here.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	Web []NetworkPeer `json:"web,omitempty"`
+}
+
+// NetworkPeer selects pods as a NetworkPolicy peer does: podSelector alone selects pods
+// of the cluster's namespace, namespaceSelector alone every pod of the selected
+// namespaces, and both the selected pods of the selected namespaces. An empty selector
+// ({}) selects all.
+// +kubebuilder:validation:XValidation:rule="has(self.podSelector) || has(self.namespaceSelector)",message="must set podSelector, namespaceSelector or both: a peer without either would select nothing",fieldPath=".podSelector"
+type NetworkPeer struct {
+	// PodSelector selects pods by their labels.
+	// +optional
+	PodSelector *metav1.LabelSelector `json:"podSelector,omitempty"`
+
+	// NamespaceSelector selects namespaces by their labels, such as
+	// kubernetes.io/metadata.name.
+	// +optional
+	NamespaceSelector *metav1.LabelSelector `json:"namespaceSelector,omitempty"`
 }
 
 // NetworkSpec attaches the NodeManagers to the networks and devices that carry

@@ -14,13 +14,14 @@ const clusterBase = `{storageBackendRef: {name: hadoop}}`
 // cluster is the minimal spec with patch merged in.
 func cluster(patch string) spec { return spec{base: clusterBase, patch: patch} }
 
-// placement, overrides, network and metrics patch one part of the minimal spec.
+// placement, overrides, network, metrics and access patch one part of the minimal spec.
 func placement(patch string) spec { return cluster(`{placement: ` + patch + `}`) }
 func overrides(patch string) spec {
 	return cluster(`{nodeManagers: {podOverrides: ` + patch + `}}`)
 }
 func network(patch string) spec { return cluster(`{network: ` + patch + `}`) }
 func metrics(patch string) spec { return cluster(`{metrics: ` + patch + `}`) }
+func access(patch string) spec  { return cluster(`{access: ` + patch + `}`) }
 
 // hadoopCluster is what a user would apply, untyped like storageBackend.
 func hadoopCluster(s spec) *unstructured.Unstructured { return object("HadoopCluster", "hc-", s) }
@@ -129,6 +130,9 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("network: an attachment in uppercase", network(`{attachments: [{name: InfiniBand}]}`), "spec.network.attachments[0].name", "lowercase RFC 1123 label"),
 		Entry("network: an attachment namespace in uppercase", network(`{attachments: [{name: ib, namespace: Networks}]}`), "spec.network.attachments[0].namespace", "must be a namespace name"),
 		Entry("network: an attachment interface with a slash", network(`{attachments: [{name: ib, interfaceName: "ib/0"}]}`), "spec.network.attachments[0].interfaceName", "must be a network interface name"),
+		Entry("access: an rpc client with neither selector", access(`{clients: {rpc: [{podSelector: {matchLabels: {app: notebook}}}, {}]}}`), "spec.access.clients.rpc[1].podSelector", "must set podSelector, namespaceSelector or both"),
+		Entry("access: a web client with neither selector", access(`{clients: {web: [{}]}}`), "spec.access.clients.web[0].podSelector", "must set podSelector, namespaceSelector or both"),
+		Entry("access: 17 rpc clients", access(`{clients: {rpc: [`+strings.Repeat(`{podSelector: {}}, `, 16)+`{podSelector: {}}]}}`), "spec.access.clients.rpc", "must have at most 16 items"),
 		Entry("network: an attachment on eth0", network(`{attachments: [{name: ib, interfaceName: eth0}]}`), "spec.network.attachments[0].interfaceName", "must not be eth0 or lo"),
 	)
 
@@ -158,12 +162,21 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("scrape intervals of every unit", metrics(`{podMonitor: {interval: 1y2w3d4h5m6s7ms}}`)),
 		Entry("a scrape interval in milliseconds", metrics(`{podMonitor: {interval: 500ms}}`)),
 		Entry("Prometheus' own scrape interval", metrics(`{podMonitor: {interval: ""}}`)),
+		Entry("network policies left to the cluster's owner", access(`{networkPolicies: false}`)),
+		Entry("clients by pod, by namespace, and by both", access(`{clients: {rpc: [{podSelector: {matchLabels: {app: notebook}}}, {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: analysts}}}], web: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}, podSelector: {matchExpressions: [{key: app.kubernetes.io/name, operator: In, values: [prometheus]}]}}]}}`)),
+		Entry("every pod of the namespace as a client", access(`{clients: {web: [{podSelector: {}}]}}`)),
 	)
 
 	It("switches metrics on by default", func(ctx SpecContext) {
 		hc := hadoopCluster(cluster(`{}`))
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		Expect(hc.Object["spec"]).To(HaveKeyWithValue("metrics", map[string]any{"enabled": true}))
+	})
+
+	It("switches network policies on by default", func(ctx SpecContext) {
+		hc := hadoopCluster(cluster(`{}`))
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		Expect(hc.Object["spec"]).To(HaveKeyWithValue("access", map[string]any{"networkPolicies": true}))
 	})
 
 	It("rejects a name too long for the cluster's Services", func(ctx SpecContext) {

@@ -39,7 +39,7 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
 		return r.reportConfigHash(ctx, p)
 	}
-	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}})
+	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Defaults: hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
 	if err != nil {
 		// Only a spec change can fix this, and that brings a new pass: no requeue.
 		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
@@ -64,6 +64,11 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 	if objs.JobHistory == nil {
 		if err := r.removeJobHistory(ctx, p); err != nil {
 			return p.Failed(v1alpha1.ConditionJobHistoryReady, err)
+		}
+	}
+	if len(objs.NetworkPolicies) == 0 {
+		if err := r.removeNetworkPolicies(ctx, p); err != nil {
+			return p.Failed(v1alpha1.ConditionConfigReady, err)
 		}
 	}
 	if hc.Status.ConfigHash == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
@@ -28,6 +29,9 @@ type Reconciler struct {
 	HadoopImage string
 	// WatchNamespaces limits the Hadoop pods the operator watches; empty means all.
 	WatchNamespaces []string
+	// OperatorPeer selects the operator's pods, which the ResourceManager's
+	// NetworkPolicy admits to its REST API; nil admits none.
+	OperatorPeer *networkingv1.NetworkPolicyPeer
 
 	// workloads holds the Hadoop pods and the nodes, trimmed to the few fields the
 	// status needs; SetupWithManager creates it.
@@ -44,6 +48,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=apps,resources=statefulsets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=services;configmaps;serviceaccounts,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=monitoring.coreos.com,resources=podmonitors,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods;nodes,verbs=get;list;watch
 // +kubebuilder:rbac:groups=k8s.cni.cncf.io,resources=network-attachment-definitions,verbs=get;list;watch

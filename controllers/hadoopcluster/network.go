@@ -17,6 +17,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // reconcileNetwork checks that the pods can get the networks and devices they ask
@@ -71,9 +72,18 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 		p.False(v1alpha1.ConditionNetworkReady, problems[0].Reason, strings.Join(messages, "; "))
 		return nil
 	}
-	p.True(v1alpha1.ConditionNetworkReady, v1alpha1.ReasonReconciled, networkSummary(spec, keys))
+	summary := networkSummary(spec, keys)
+	if hadoop.NetworkPoliciesIneffective(hc) {
+		// A note, not a fault: Ready does not depend on it.
+		summary += "; " + networkPoliciesIneffective
+	}
+	p.True(v1alpha1.ConditionNetworkReady, v1alpha1.ReasonReconciled, summary)
 	return nil
 }
+
+// networkPoliciesIneffective tells a cluster on the host's network that its
+// NetworkPolicies protect nothing.
+const networkPoliciesIneffective = "the NetworkPolicies of spec.access do not protect the daemons, because NetworkPolicies do not apply to pods on the host's network: anything that reaches the nodes reaches YARN; restrict it with the nodes' firewall, or set spec.access.networkPolicies to false to say so (docs/security.md)"
 
 // missingAttachments returns the keys of the NetworkAttachmentDefinitions that do not
 // exist; all of them when the API is not served.

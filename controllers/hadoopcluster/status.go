@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -91,11 +92,22 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 		if p.podMonitorApplied {
 			children = "ServiceAccount, ConfigMap, StatefulSets, Services, PodDisruptionBudget and PodMonitor"
 		}
+		if p.built != nil && len(p.built.NetworkPolicies) > 0 {
+			children = "NetworkPolicies, " + children
+		}
 		r.event(hc, v1alpha1.EventReasonCreated, "Create",
 			fmt.Sprintf("Created the cluster's %s (configuration hash %s)", children, after.ConfigHash))
 	case after.ConfigHash != before.ConfigHash && after.ConfigHash != "":
 		r.event(hc, v1alpha1.EventReasonConfigChanged, "Update",
 			fmt.Sprintf("Hadoop configuration changed (hash %s, was %s): the pods roll to the new configuration", after.ConfigHash, before.ConfigHash))
+	}
+	// Once for each spec that asks for it, rather than on every pass.
+	if hadoop.NetworkPoliciesIneffective(hc) && before.ObservedGeneration != after.ObservedGeneration {
+		related := &networkingv1.NetworkPolicy{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hadoop.NetworkPolicyName(hc, hadoop.NodeManager)},
+		}
+		r.record(hc, related, corev1.EventTypeWarning, v1alpha1.EventReasonNetworkPoliciesIneffective, "Apply", networkPoliciesIneffective)
 	}
 	if before.NodeManagers != "" && after.NodeManagers != "" && before.DesiredNodeManagers != after.DesiredNodeManagers {
 		r.event(hc, v1alpha1.EventReasonScaled, "Scale",

@@ -3,6 +3,7 @@ package hadoop
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,8 +14,11 @@ type Objects struct {
 	// ConfigHash is the hash of ConfigMap's data, which every pod template carries.
 	ConfigHash string
 
-	ServiceAccount         *corev1.ServiceAccount
-	ConfigMap              *corev1.ConfigMap
+	ServiceAccount *corev1.ServiceAccount
+	ConfigMap      *corev1.ConfigMap
+	// NetworkPolicies are empty when spec.access.networkPolicies is false; the caller
+	// deletes the operator's (NetworkPolicyName) if they exist.
+	NetworkPolicies        []*networkingv1.NetworkPolicy
 	ResourceManager        *appsv1.StatefulSet
 	ResourceManagerService *corev1.Service
 	NodeManagers           *appsv1.StatefulSet
@@ -47,6 +51,7 @@ func Build(in Input) (*Objects, error) {
 		ConfigHash:             hash,
 		ServiceAccount:         ServiceAccount(hc),
 		ConfigMap:              cm,
+		NetworkPolicies:        NetworkPolicies(in),
 		ResourceManager:        ResourceManagerStatefulSet(in, hash),
 		ResourceManagerService: ResourceManagerService(hc),
 		NodeManagers:           NodeManagerStatefulSet(in, hash),
@@ -62,13 +67,17 @@ func Build(in Input) (*Objects, error) {
 }
 
 // List is every object of o, in the order they are best created: the configuration
-// before the pods that mount it, Services before the StatefulSets that name them.
+// before the pods that mount it, the NetworkPolicies before the pods they protect,
+// Services before the StatefulSets that name them.
 func (o *Objects) List() []client.Object {
-	out := []client.Object{
-		o.ServiceAccount, o.ConfigMap,
+	out := []client.Object{o.ServiceAccount, o.ConfigMap}
+	for _, np := range o.NetworkPolicies {
+		out = append(out, np)
+	}
+	out = append(out,
 		o.ResourceManagerService, o.ResourceManager,
 		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB,
-	}
+	)
 	if o.JobHistory != nil {
 		out = append(out, o.JobHistoryService, o.JobHistory)
 	}

@@ -78,3 +78,14 @@ const (
 	PortJHAdmin = 10033
 	PortJHWeb   = 19888
 )
+
+// PortAMClientFirst to PortAMClientLast are the ports MapReduce ApplicationMasters
+// serve their job clients on (KeyAMClientPortRange), inside the NodeManager pods. An
+// AM takes the first free one, so the range bounds the AMs of one NodeManager: 100,
+// where each needs 1536Mi. It lies below Kubernetes' NodePort range (30000-32767)
+// and Linux's ephemeral ports (32768-60999), so that on the host's network neither a
+// Service nor an outgoing connection holds one, and clear of Hadoop's own defaults.
+const (
+	PortAMClientFirst = 27100
+	PortAMClientLast  = 27199
+)

@@ -6,11 +6,21 @@ import (
 	"strings"
 	"testing"
 
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
 )
+
+// helmOperator selects the operator's pods as the Helm chart tells it to.
+var helmOperator = &networkingv1.NetworkPolicyPeer{
+	PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
+		"app.kubernetes.io/name": "hadoop-ceph-operator", "app.kubernetes.io/instance": "hadoop-ceph-operator",
+	}},
+	NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "hadoop-ceph-system"}},
+}
 
 // goldenCases are the clusters of testdata/<name>/cluster.yaml with the storage and
 // defaults the controller would resolve for them.
@@ -30,7 +40,7 @@ var goldenCases = []struct {
 			RookNamespace:      "rook-ceph",
 			HandOverRoot:       true,
 		},
-		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2"},
+		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2", Operator: helmOperator},
 	},
 	{
 		name: "erasure-coded-rdma",
@@ -44,9 +54,10 @@ var goldenCases = []struct {
 			PublicNetwork:      &v1alpha1.NetworkAttachment{Name: "public-net", Namespace: "rook-ceph"},
 			HandOverRoot:       true,
 		},
-		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2"},
+		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2", Operator: helmOperator},
 	},
 	{
+		// The operator runs outside the cluster here, so no policy admits it.
 		name: "external-hostnetwork",
 		storage: Storage{
 			Filesystem:         "cephfs",

@@ -7,6 +7,8 @@
 package hadoop
 
 import (
+	networkingv1 "k8s.io/api/networking/v1"
+
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
@@ -50,6 +52,11 @@ type Storage struct {
 type Defaults struct {
 	// Image is the Hadoop image for clusters that do not name one.
 	Image string
+	// Operator selects the operator's own pods, which read the ResourceManager's REST
+	// API for the progress of benchmark stages; the ResourceManager's NetworkPolicy
+	// admits them to its web port. Nil when the operator does not run in a pod of the
+	// cluster, or was not told which.
+	Operator *networkingv1.NetworkPolicyPeer
 }
 
 // image is the image the cluster's pods run.

@@ -1,17 +1,26 @@
 package hadoop
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // OwnedMapredSiteKeys are the mapred-site.xml keys a user cannot override: MapReduce
-// runs on this cluster's YARN, and the JobHistory server is reached through its
-// Service. The CEL rule on spec.config.mapredSite lists the same keys.
+// runs on this cluster's YARN, the JobHistory server is reached through its Service,
+// and the NetworkPolicies open the ApplicationMasters' client port range. The CEL rule on spec.config.mapredSite lists the same keys.
 var OwnedMapredSiteKeys = []string{
 	"mapreduce.framework.name",
 	"mapreduce.jobhistory.address",
 	"mapreduce.jobhistory.webapp.address",
 	"mapreduce.jobhistory.admin.address",
 	"mapreduce.jobhistory.bind-host",
+	KeyAMClientPortRange,
 }
+
+// KeyAMClientPortRange pins the ports a MapReduce ApplicationMaster serves its job
+// clients on, which Hadoop otherwise picks at random, so that a NetworkPolicy can open
+// them (networkpolicy.go).
+const KeyAMClientPortRange = "yarn.app.mapreduce.am.job.client.port-range"
 
 // mapredAdminJavaOpts are Hadoop's default admin options for task JVMs. Setting the
 // admin options replaces them, so they are repeated.
@@ -42,6 +51,8 @@ func MapredSite(in Input) map[string]string {
 		"yarn.app.mapreduce.am.staging-dir":          systemDir(hc) + "/staging",
 		"mapreduce.jobhistory.intermediate-done-dir": systemDir(hc) + "/history/done_intermediate",
 		"mapreduce.jobhistory.done-dir":              systemDir(hc) + "/history/done",
+
+		KeyAMClientPortRange: fmt.Sprintf("%d-%d", PortAMClientFirst, PortAMClientLast),
 	}
 	if in.jobHistoryEnabled() {
 		host := serviceHost(hc, JobHistory)

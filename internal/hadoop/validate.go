@@ -39,7 +39,7 @@ func Validate(in Input) field.ErrorList {
 	errs = append(errs, ownedKeys(cfg.Child("yarnSite"), spec.Config.YarnSite, OwnedYarnSiteKeys,
 		"the operator derives it from its Services and volumes, and from spec.nodeManagers")...)
 	errs = append(errs, ownedKeys(cfg.Child("mapredSite"), spec.Config.MapredSite, OwnedMapredSiteKeys,
-		"MapReduce runs on this cluster's YARN, and the JobHistory server is reached through its Service")...)
+		"MapReduce runs on this cluster's YARN, the JobHistory server is reached through its Service, and the NetworkPolicies open the ApplicationMasters' client ports")...)
 	errs = append(errs, ownedKeys(cfg.Child("hadoopEnv"), spec.Config.HadoopEnv, OwnedHadoopEnv,
 		"the generated configuration is mounted into the image's configuration directory")...)
 	errs = append(errs, ownedKeys(cfg.Child("cephOptions"), spec.Config.CephOptions, OwnedCephOptions,

@@ -84,6 +84,8 @@ func TestDeploymentArgs(t *testing.T) {
 		want: []string{
 			"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080", "--leader-elect",
 			"--rook-namespace=rook-ceph", "--hadoop-image=" + defaultHadoopImage,
+			"--operator-namespace=" + namespace,
+			"--operator-pod-selector=app.kubernetes.io/name=hadoop-ceph-operator,app.kubernetes.io/instance=" + release,
 		},
 		missing: []string{"--watch-namespaces", "--rook-namespaces"},
 	}, {

@@ -23,7 +23,7 @@ var (
 		"ceph.rook.io/cephfilesystemsubvolumegroups",
 		"hadoopceph.io/benchmarkruns", "hadoopceph.io/hadoopclusters", "hadoopceph.io/storagebackends",
 		"k8s.cni.cncf.io/network-attachment-definitions",
-		"monitoring.coreos.com/podmonitors",
+		"monitoring.coreos.com/podmonitors", "networking.k8s.io/networkpolicies",
 	)
 	readVerbs = sets.New("get", "list", "watch")
 )
