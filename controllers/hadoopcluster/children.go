@@ -282,11 +282,17 @@ func (r *Reconciler) currentChild(ctx context.Context, desired client.Object) (c
 // cluster that disabled it. Its history stays on CephFS for when it is enabled again.
 func (r *Reconciler) removeJobHistory(ctx context.Context, p *clusterPass) error {
 	meta := metav1.ObjectMeta{Namespace: p.hc.Namespace, Name: hadoop.JobHistoryName(p.hc)}
-	var removed []string
-	for _, obj := range []client.Object{
+	return r.removeChildren(ctx, p, "spec.jobHistory.enabled is false; the job history stays on CephFS",
 		&appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"}, ObjectMeta: meta},
 		&corev1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: meta},
-	} {
+	)
+}
+
+// removeChildren deletes objs as removeChild does and records one Deleted event that
+// names those it deleted and says why.
+func (r *Reconciler) removeChildren(ctx context.Context, p *clusterPass, because string, objs ...client.Object) error {
+	var removed []string
+	for _, obj := range objs {
 		deleted, err := r.removeChild(ctx, p, obj)
 		if err != nil {
 			return err
@@ -296,8 +302,7 @@ func (r *Reconciler) removeJobHistory(ctx context.Context, p *clusterPass) error
 		}
 	}
 	if len(removed) > 0 {
-		r.event(p.hc, v1alpha1.EventReasonDeleted, "Delete",
-			"Deleted "+strings.Join(removed, " and ")+" because spec.jobHistory.enabled is false; the job history stays on CephFS")
+		r.event(p.hc, v1alpha1.EventReasonDeleted, "Delete", "Deleted "+strings.Join(removed, ", ")+" because "+because)
 	}
 	return nil
 }

@@ -53,14 +53,7 @@ func (r *Reconciler) removePodMonitor(ctx context.Context, p *clusterPass) error
 		TypeMeta:   metav1.TypeMeta{APIVersion: hadoop.PodMonitorGVK.GroupVersion().String(), Kind: hadoop.PodMonitorGVK.Kind},
 		ObjectMeta: metav1.ObjectMeta{Namespace: p.hc.Namespace, Name: hadoop.PodMonitorName(p.hc)},
 	}
-	deleted, err := r.removeChild(ctx, p, pm)
-	if err != nil {
-		return err
-	}
-	if deleted {
-		r.event(p.hc, v1alpha1.EventReasonDeleted, "Delete", fmt.Sprintf("Deleted %s because %s", r.describe(pm), metricsOffBecause(p.hc)))
-	}
-	return nil
+	return r.removeChildren(ctx, p, metricsOffBecause(p.hc), pm)
 }
 
 // metricsOffBecause says why a cluster's daemons serve no metrics.
