@@ -185,8 +185,8 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		Eventually(events(hc)).Should(ContainElement("Normal/ConfigChanged"))
 
 		By("scaling through the scale subresource, as kubectl scale does")
-		others := []client.Object{objs.ServiceAccount, objs.ConfigMap, objs.ResourceManager, objs.ResourceManagerService,
-			objs.NodeManagerService, objs.NodeManagerPDB, objs.JobHistory, objs.JobHistoryService}
+		others := []client.Object{objs.ServiceAccount, objs.ConfigMap, objs.ResourceManager, objs.ResourceManagerService, objs.ResourceManagerHeadless,
+			objs.NodeManagerService, objs.NodeManagerPDB, objs.JobHistory, objs.JobHistoryService, objs.JobHistoryHeadless}
 		settled := settledVersions(others...)
 		Expect(get(objs.NodeManagers)()).To(Succeed())
 		template := objs.NodeManagers.Spec.Template.DeepCopy()
@@ -213,10 +213,12 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 		objs := childrenOf(hc)
 		Eventually(get(objs.JobHistory)).Should(Succeed())
 		Eventually(get(objs.JobHistoryService)).Should(Succeed())
+		Eventually(get(objs.JobHistoryHeadless)).Should(Succeed())
 
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.JobHistory.Enabled = ptr.To(false) })
 		Eventually(gone(objs.JobHistory)).Should(Succeed())
 		Eventually(gone(objs.JobHistoryService)).Should(Succeed())
+		Eventually(gone(objs.JobHistoryHeadless)).Should(Succeed())
 		Eventually(condition(hc, v1alpha1.ConditionJobHistoryReady)).Should(Equal("False/Disabled"))
 		Expect(fresh(hc)(Default).Status.JobHistoryWebURL).To(BeEmpty())
 		Eventually(events(hc)).Should(ContainElement("Normal/Deleted"))

@@ -86,38 +86,42 @@ func updateCluster(hc *v1alpha1.HadoopCluster, change func(*v1alpha1.HadoopClust
 
 // clusterObjects are the children a cluster gets, JobHistory's included.
 type clusterObjects struct {
-	ServiceAccount         *corev1.ServiceAccount
-	ConfigMap              *corev1.ConfigMap
-	ResourceManager        *appsv1.StatefulSet
-	ResourceManagerService *corev1.Service
-	NodeManagers           *appsv1.StatefulSet
-	NodeManagerService     *corev1.Service
-	NodeManagerPDB         *policyv1.PodDisruptionBudget
-	JobHistory             *appsv1.StatefulSet
-	JobHistoryService      *corev1.Service
+	ServiceAccount          *corev1.ServiceAccount
+	ConfigMap               *corev1.ConfigMap
+	ResourceManager         *appsv1.StatefulSet
+	ResourceManagerService  *corev1.Service
+	ResourceManagerHeadless *corev1.Service
+	NodeManagers            *appsv1.StatefulSet
+	NodeManagerService      *corev1.Service
+	NodeManagerPDB          *policyv1.PodDisruptionBudget
+	JobHistory              *appsv1.StatefulSet
+	JobHistoryService       *corev1.Service
+	JobHistoryHeadless      *corev1.Service
 }
 
 // childrenOf names the children of hc; read them with get.
 func childrenOf(hc *v1alpha1.HadoopCluster) *clusterObjects {
 	in := func(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: hc.Namespace, Name: name} }
 	return &clusterObjects{
-		ServiceAccount:         &corev1.ServiceAccount{ObjectMeta: in(hadoop.ServiceAccountName(hc))},
-		ConfigMap:              &corev1.ConfigMap{ObjectMeta: in(hadoop.ConfigMapName(hc))},
-		ResourceManager:        &appsv1.StatefulSet{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
-		ResourceManagerService: &corev1.Service{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
-		NodeManagers:           &appsv1.StatefulSet{ObjectMeta: in(hadoop.NodeManagerName(hc))},
-		NodeManagerService:     &corev1.Service{ObjectMeta: in(hadoop.NodeManagerName(hc))},
-		NodeManagerPDB:         &policyv1.PodDisruptionBudget{ObjectMeta: in(hadoop.NodeManagerName(hc))},
-		JobHistory:             &appsv1.StatefulSet{ObjectMeta: in(hadoop.JobHistoryName(hc))},
-		JobHistoryService:      &corev1.Service{ObjectMeta: in(hadoop.JobHistoryName(hc))},
+		ServiceAccount:          &corev1.ServiceAccount{ObjectMeta: in(hadoop.ServiceAccountName(hc))},
+		ConfigMap:               &corev1.ConfigMap{ObjectMeta: in(hadoop.ConfigMapName(hc))},
+		ResourceManager:         &appsv1.StatefulSet{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
+		ResourceManagerService:  &corev1.Service{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
+		ResourceManagerHeadless: &corev1.Service{ObjectMeta: in(hadoop.HeadlessServiceName(hc, hadoop.ResourceManager))},
+		NodeManagers:            &appsv1.StatefulSet{ObjectMeta: in(hadoop.NodeManagerName(hc))},
+		NodeManagerService:      &corev1.Service{ObjectMeta: in(hadoop.NodeManagerName(hc))},
+		NodeManagerPDB:          &policyv1.PodDisruptionBudget{ObjectMeta: in(hadoop.NodeManagerName(hc))},
+		JobHistory:              &appsv1.StatefulSet{ObjectMeta: in(hadoop.JobHistoryName(hc))},
+		JobHistoryService:       &corev1.Service{ObjectMeta: in(hadoop.JobHistoryName(hc))},
+		JobHistoryHeadless:      &corev1.Service{ObjectMeta: in(hadoop.HeadlessServiceName(hc, hadoop.JobHistory))},
 	}
 }
 
 // All lists the children, JobHistory's last.
 func (o *clusterObjects) All() []client.Object {
 	return []client.Object{
-		o.ServiceAccount, o.ConfigMap, o.ResourceManagerService, o.ResourceManager,
-		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB, o.JobHistoryService, o.JobHistory,
+		o.ServiceAccount, o.ConfigMap, o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
+		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB, o.JobHistoryService, o.JobHistoryHeadless, o.JobHistory,
 	}
 }
 

@@ -136,6 +136,9 @@ const (
 	EventReasonConfigChanged = "ConfigChanged"
 	// EventReasonScaled: the NodeManager StatefulSet was given a new replica count.
 	EventReasonScaled = "Scaled"
+	// EventReasonReplaced: a StatefulSet whose immutable fields had to change was
+	// deleted, leaving its pods running, to be created anew.
+	EventReasonReplaced = "Replaced"
 	// EventReasonNetworkPoliciesIneffective: a Warning that the cluster's
 	// NetworkPolicies cannot protect its pods, which run on the host's network
 	// (spec.network.hostNetwork).

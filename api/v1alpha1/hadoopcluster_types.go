@@ -300,7 +300,7 @@ type HadoopConfig struct {
 	// +kubebuilder:validation:MaxProperties=256
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['yarn.resourcemanager.hostname', 'yarn.resourcemanager.bind-host', 'yarn.resourcemanager.address', 'yarn.resourcemanager.scheduler.address', 'yarn.resourcemanager.resource-tracker.address', 'yarn.resourcemanager.admin.address', 'yarn.resourcemanager.webapp.address', 'yarn.nodemanager.hostname', 'yarn.nodemanager.bind-host', 'yarn.nodemanager.address', 'yarn.nodemanager.localizer.address', 'yarn.nodemanager.webapp.address', 'yarn.nodemanager.local-dirs', 'yarn.nodemanager.log-dirs', 'yarn.nodemanager.resource.memory-mb', 'yarn.nodemanager.resource.cpu-vcores']))",message="must not set the yarn.resourcemanager.* or yarn.nodemanager.* hostname, address or bind-host keys, yarn.nodemanager.local-dirs, yarn.nodemanager.log-dirs, yarn.nodemanager.resource.memory-mb or yarn.nodemanager.resource.cpu-vcores: the operator derives them from its Services and volumes, and from spec.nodeManagers.resources (or spec.nodeManagers.yarn)"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['yarn.resourcemanager.hostname', 'yarn.resourcemanager.bind-host', 'yarn.resourcemanager.address', 'yarn.resourcemanager.scheduler.address', 'yarn.resourcemanager.resource-tracker.address', 'yarn.resourcemanager.admin.address', 'yarn.resourcemanager.webapp.address', 'yarn.nodemanager.hostname', 'yarn.nodemanager.bind-host', 'yarn.nodemanager.address', 'yarn.nodemanager.localizer.address', 'yarn.nodemanager.webapp.address', 'yarn.nodemanager.local-dirs', 'yarn.nodemanager.log-dirs', 'yarn.nodemanager.resource.memory-mb', 'yarn.nodemanager.resource.cpu-vcores', 'yarn.acl.enable', 'yarn.admin.acl']))",message="must not set the yarn.resourcemanager.* or yarn.nodemanager.* hostname, address or bind-host keys, yarn.nodemanager.local-dirs, yarn.nodemanager.log-dirs, yarn.nodemanager.resource.memory-mb, yarn.nodemanager.resource.cpu-vcores, yarn.acl.enable or yarn.admin.acl: the operator derives them from its Services and volumes, from spec.nodeManagers.resources (or spec.nodeManagers.yarn) and from spec.access.yarn"
 	// +optional
 	YarnSite map[string]string `json:"yarnSite,omitempty"`
 
@@ -393,6 +393,57 @@ type AccessSpec struct {
 	// operator's NetworkPolicies are on.
 	// +optional
 	Clients AccessClients `json:"clients,omitzero"`
+
+	// YARN turns on YARN's access control lists and says who is on them.
+	// +kubebuilder:default={}
+	// +optional
+	YARN YARNAccess `json:"yarn,omitzero"`
+}
+
+// YARNAccess sets YARN's access control lists: who administers YARN and its queues,
+// who submits applications, who sees and kills them. Under Hadoop's simple
+// authentication every client names its own user, so the lists keep well-behaved
+// tenants apart and stop mistakes; against a hostile client the NetworkPolicies are
+// the boundary, and Kerberos the real answer.
+type YARNAccess struct {
+	// ACLs sets yarn.acl.enable. False leaves every queue and application open to
+	// every user, as Hadoop's defaults do. A pointer, because false must survive a Go
+	// client's round trip past the default.
+	// +kubebuilder:default=true
+	// +optional
+	ACLs *bool `json:"acls,omitempty"`
+
+	// Admins administer YARN (yarn.admin.acl: yarn rmadmin) and every queue: they
+	// submit to any queue and see, kill and move every application. hadoop, the user
+	// the daemons and the benchmark stages run as, is always one of them.
+	// +optional
+	Admins ACLEntries `json:"admins,omitzero"`
+
+	// Submitters submit applications to the default queue, and see and kill their own.
+	// Unset, every user does; set, even with empty lists, only they and the admins do.
+	// +optional
+	Submitters *ACLEntries `json:"submitters,omitempty"`
+}
+
+// ACLEntries are the users and groups of one of Hadoop's access control lists. Groups
+// are those the ResourceManager's group mapping resolves, by default the groups of
+// the user of that name inside its container.
+type ACLEntries struct {
+	// Users by name.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=64
+	// +kubebuilder:validation:items:Pattern=`^[A-Za-z0-9_.@$-]+$`
+	// +listType=set
+	// +optional
+	Users []string `json:"users,omitempty"`
+
+	// Groups by name.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=64
+	// +kubebuilder:validation:items:Pattern=`^[A-Za-z0-9_.@$-]+$`
+	// +listType=set
+	// +optional
+	Groups []string `json:"groups,omitempty"`
 }
 
 // AccessClients lists peers by what they need to reach.

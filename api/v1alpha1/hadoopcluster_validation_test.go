@@ -132,6 +132,11 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("network: an attachment interface with a slash", network(`{attachments: [{name: ib, interfaceName: "ib/0"}]}`), "spec.network.attachments[0].interfaceName", "must be a network interface name"),
 		Entry("access: an rpc client with neither selector", access(`{clients: {rpc: [{podSelector: {matchLabels: {app: notebook}}}, {}]}}`), "spec.access.clients.rpc[1].podSelector", "must set podSelector, namespaceSelector or both"),
 		Entry("access: a web client with neither selector", access(`{clients: {web: [{}]}}`), "spec.access.clients.web[0].podSelector", "must set podSelector, namespaceSelector or both"),
+		Entry("access: a user name with a space", access(`{yarn: {submitters: {users: [alice, "bob smith"]}}}`), "spec.access.yarn.submitters.users[1]", "should match"),
+		Entry("access: a group name with a comma", access(`{yarn: {admins: {groups: ["ops,dba"]}}}`), "spec.access.yarn.admins.groups[0]", "should match"),
+		Entry("access: everyone as a submitter by name", access(`{yarn: {submitters: {users: ["*"]}}}`), "spec.access.yarn.submitters.users[0]", "should match"),
+		Entry("access: a user listed twice", access(`{yarn: {admins: {users: [ops, ops]}}}`), "spec.access.yarn.admins.users[1]", "Duplicate value"),
+		Entry("yarnSite: the ACL switch", cluster(`{config: {yarnSite: {yarn.acl.enable: "false"}}}`), "spec.config.yarnSite", "spec.access.yarn"),
 		Entry("access: 17 rpc clients", access(`{clients: {rpc: [`+strings.Repeat(`{podSelector: {}}, `, 16)+`{podSelector: {}}]}}`), "spec.access.clients.rpc", "must have at most 16 items"),
 		Entry("network: an attachment on eth0", network(`{attachments: [{name: ib, interfaceName: eth0}]}`), "spec.network.attachments[0].interfaceName", "must not be eth0 or lo"),
 	)
@@ -164,6 +169,9 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("Prometheus' own scrape interval", metrics(`{podMonitor: {interval: ""}}`)),
 		Entry("network policies left to the cluster's owner", access(`{networkPolicies: false}`)),
 		Entry("clients by pod, by namespace, and by both", access(`{clients: {rpc: [{podSelector: {matchLabels: {app: notebook}}}, {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: analysts}}}], web: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}, podSelector: {matchExpressions: [{key: app.kubernetes.io/name, operator: In, values: [prometheus]}]}}]}}`)),
+		Entry("YARN admins and submitters by user and group", access(`{yarn: {admins: {users: [ops], groups: [hadoop-admins]}, submitters: {users: [alice, svc.etl, bob@EXAMPLE.COM], groups: [analysts]}}}`)),
+		Entry("only admins submit", access(`{yarn: {submitters: {}}}`)),
+		Entry("YARN ACLs off", access(`{yarn: {acls: false}}`)),
 		Entry("every pod of the namespace as a client", access(`{clients: {web: [{podSelector: {}}]}}`)),
 	)
 
@@ -173,10 +181,10 @@ var _ = Describe("HadoopCluster admission", func() {
 		Expect(hc.Object["spec"]).To(HaveKeyWithValue("metrics", map[string]any{"enabled": true}))
 	})
 
-	It("switches network policies on by default", func(ctx SpecContext) {
+	It("switches network policies and YARN's ACLs on by default", func(ctx SpecContext) {
 		hc := hadoopCluster(cluster(`{}`))
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
-		Expect(hc.Object["spec"]).To(HaveKeyWithValue("access", map[string]any{"networkPolicies": true}))
+		Expect(hc.Object["spec"]).To(HaveKeyWithValue("access", map[string]any{"networkPolicies": true, "yarn": map[string]any{"acls": true}}))
 	})
 
 	It("rejects a name too long for the cluster's Services", func(ctx SpecContext) {

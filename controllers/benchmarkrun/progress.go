@@ -13,6 +13,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -37,9 +38,10 @@ type resourceManagers struct {
 const silence = time.Minute
 
 // NewResourceManagers asks the ResourceManager of each cluster at webURL(cluster):
-// hadoop.ResourceManagerWebURL, its Service, in the operator.
+// hadoop.ResourceManagerWebURL, its Service, in the operator. It asks as
+// hadoop.HadoopUser, whom every cluster's YARN ACLs count among the admins.
 func NewResourceManagers(webURL func(*v1alpha1.HadoopCluster) string) YARNApplications {
-	return &resourceManagers{client: yarn.NewClient(), webURL: webURL}
+	return &resourceManagers{client: yarn.NewClient(hadoop.HadoopUser), webURL: webURL}
 }
 
 func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.HadoopCluster, tag string) ([]yarn.Application, error) {

@@ -129,7 +129,7 @@ func TestResourceManagersLeaveOneThatDidNotAnswerAlone(t *testing.T) {
 		_, _ = w.Write([]byte(`{"apps":null}`))
 	}))
 	defer srv.Close()
-	m := &resourceManagers{client: yarn.NewClient(), webURL: func(*v1alpha1.HadoopCluster) string { return srv.URL }}
+	m := &resourceManagers{client: yarn.NewClient("hadoop"), webURL: func(*v1alpha1.HadoopCluster) string { return srv.URL }}
 	down := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "down"}}
 	up := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "up"}}
 

@@ -96,6 +96,9 @@ const (
 	// childConflict: an object of the child's name is not the cluster's; it was left
 	// untouched.
 	childConflict
+	// childReplacing: the object is being deleted to be created anew; a later pass
+	// creates it.
+	childReplacing
 )
 
 // applyChild applies one child unless an object of its name is not the cluster's or
@@ -115,6 +118,9 @@ func (r *Reconciler) applyChild(ctx context.Context, p *clusterPass, desired cli
 				p.statefulSets[sts.Name] = sts
 			}
 			return childKept, nil
+		}
+		if replacing, err := r.replaceStatefulSet(ctx, p, existing, desired); err != nil || replacing {
+			return childReplacing, err
 		}
 	}
 	if err := controllerutil.SetControllerReference(p.hc, desired, r.Scheme); err != nil {
@@ -282,9 +288,11 @@ func (r *Reconciler) currentChild(ctx context.Context, desired client.Object) (c
 // cluster that disabled it. Its history stays on CephFS for when it is enabled again.
 func (r *Reconciler) removeJobHistory(ctx context.Context, p *clusterPass) error {
 	meta := metav1.ObjectMeta{Namespace: p.hc.Namespace, Name: hadoop.JobHistoryName(p.hc)}
+	headless := metav1.ObjectMeta{Namespace: p.hc.Namespace, Name: hadoop.HeadlessServiceName(p.hc, hadoop.JobHistory)}
 	return r.removeChildren(ctx, p, "spec.jobHistory.enabled is false; the job history stays on CephFS",
 		&appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"}, ObjectMeta: meta},
 		&corev1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: meta},
+		&corev1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: headless},
 	)
 }
 

@@ -21,13 +21,16 @@ type Objects struct {
 	NetworkPolicies        []*networkingv1.NetworkPolicy
 	ResourceManager        *appsv1.StatefulSet
 	ResourceManagerService *corev1.Service
-	NodeManagers           *appsv1.StatefulSet
-	NodeManagerService     *corev1.Service
-	NodeManagerPDB         *policyv1.PodDisruptionBudget
-	// JobHistory and JobHistoryService are nil when the JobHistory server is disabled;
-	// the caller deletes them (JobHistoryName) if they exist.
-	JobHistory        *appsv1.StatefulSet
-	JobHistoryService *corev1.Service
+	// ResourceManagerHeadless governs the ResourceManager's StatefulSet.
+	ResourceManagerHeadless *corev1.Service
+	NodeManagers            *appsv1.StatefulSet
+	NodeManagerService      *corev1.Service
+	NodeManagerPDB          *policyv1.PodDisruptionBudget
+	// JobHistory and its Services are nil when the JobHistory server is disabled; the
+	// caller deletes them (JobHistoryName, HeadlessServiceName) if they exist.
+	JobHistory         *appsv1.StatefulSet
+	JobHistoryService  *corev1.Service
+	JobHistoryHeadless *corev1.Service
 	// PodMonitor is nil when the daemons serve no metrics. It is not in List: the
 	// caller applies it only where the API server serves PodMonitors, and deletes it
 	// (PodMonitorName) when it is nil.
@@ -48,20 +51,22 @@ func Build(in Input) (*Objects, error) {
 	cm := ConfigMap(in, nm)
 	hash := cm.Annotations[ConfigHashAnnotation]
 	o := &Objects{
-		ConfigHash:             hash,
-		ServiceAccount:         ServiceAccount(hc),
-		ConfigMap:              cm,
-		NetworkPolicies:        NetworkPolicies(in),
-		ResourceManager:        ResourceManagerStatefulSet(in, hash),
-		ResourceManagerService: ResourceManagerService(hc),
-		NodeManagers:           NodeManagerStatefulSet(in, hash),
-		NodeManagerService:     NodeManagerService(hc),
-		NodeManagerPDB:         NodeManagerPodDisruptionBudget(hc),
-		PodMonitor:             PodMonitor(in),
+		ConfigHash:              hash,
+		ServiceAccount:          ServiceAccount(hc),
+		ConfigMap:               cm,
+		NetworkPolicies:         NetworkPolicies(in),
+		ResourceManager:         ResourceManagerStatefulSet(in, hash),
+		ResourceManagerService:  ResourceManagerService(hc),
+		ResourceManagerHeadless: ResourceManagerHeadlessService(hc),
+		NodeManagers:            NodeManagerStatefulSet(in, hash),
+		NodeManagerService:      NodeManagerService(hc),
+		NodeManagerPDB:          NodeManagerPodDisruptionBudget(hc),
+		PodMonitor:              PodMonitor(in),
 	}
 	if in.jobHistoryEnabled() {
 		o.JobHistory = JobHistoryStatefulSet(in, hash)
 		o.JobHistoryService = JobHistoryService(hc)
+		o.JobHistoryHeadless = JobHistoryHeadlessService(hc)
 	}
 	return o, nil
 }
@@ -75,11 +80,11 @@ func (o *Objects) List() []client.Object {
 		out = append(out, np)
 	}
 	out = append(out,
-		o.ResourceManagerService, o.ResourceManager,
+		o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
 		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB,
 	)
 	if o.JobHistory != nil {
-		out = append(out, o.JobHistoryService, o.JobHistory)
+		out = append(out, o.JobHistoryService, o.JobHistoryHeadless, o.JobHistory)
 	}
 	return out
 }

@@ -133,7 +133,7 @@ func TestJobHistoryDisabled(t *testing.T) {
 		if _, ok := o.(*networkingv1.NetworkPolicy); ok {
 			continue
 		}
-		if o.GetName() == JobHistoryName(in.Cluster) {
+		if o.GetName() == JobHistoryName(in.Cluster) || o.GetName() == HeadlessServiceName(in.Cluster, JobHistory) {
 			t.Errorf("List has %s %s", o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 		}
 	}
@@ -151,9 +151,9 @@ func TestListOrder(t *testing.T) {
 	want := []string{
 		"ServiceAccount/analytics-hadoop", "ConfigMap/analytics-config",
 		"NetworkPolicy/analytics-resourcemanager", "NetworkPolicy/analytics-nodemanager", "NetworkPolicy/analytics-jobhistory",
-		"Service/analytics-resourcemanager", "StatefulSet/analytics-resourcemanager",
+		"Service/analytics-resourcemanager", "Service/analytics-resourcemanager-headless", "StatefulSet/analytics-resourcemanager",
 		"Service/analytics-nodemanager", "StatefulSet/analytics-nodemanager", "PodDisruptionBudget/analytics-nodemanager",
-		"Service/analytics-jobhistory", "StatefulSet/analytics-jobhistory",
+		"Service/analytics-jobhistory", "Service/analytics-jobhistory-headless", "StatefulSet/analytics-jobhistory",
 	}
 	if len(kinds) != len(want) {
 		t.Fatalf("List = %v, want %v", kinds, want)

@@ -12,9 +12,12 @@ const (
 	FileYarnSite   = "yarn-site.xml"
 	FileMapredSite = "mapred-site.xml"
 	FileHadoopEnv  = "hadoop-env.sh"
+	// FileCapacityScheduler holds the CapacityScheduler's queues and their access
+	// control lists.
+	FileCapacityScheduler = "capacity-scheduler.xml"
 )
 
-var configFiles = []string{FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
+var configFiles = []string{FileCapacityScheduler, FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
 
 // ConfigMap holds the rendered configuration files of a cluster whose NodeManagers
 // offer nm. It carries no secret: the keyring stays in the client config Secret.
@@ -25,6 +28,8 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
 		FileHadoopEnv:  HadoopEnv(in),
+
+		FileCapacityScheduler: ConfigurationXML(CapacityScheduler(in)),
 	}
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},

@@ -25,6 +25,9 @@ const (
 	// user name from the passwd entry, so the image must have one for this id.
 	HadoopUID int64 = 1000
 	HadoopGID int64 = 1000
+	// HadoopUser is that user's name: the daemons' user, which YARN always counts
+	// among its admins, and the user benchmark stages submit as.
+	HadoopUser = "hadoop"
 )
 
 // Paths the operator mounts volumes at.

@@ -78,3 +78,9 @@ func (in Input) metricsEnabled() bool {
 	e := in.Cluster.Spec.Metrics.Enabled
 	return e == nil || *e
 }
+
+// yarnACLsEnabled reads spec.access.yarn.acls, which the API defaults to true.
+func (in Input) yarnACLsEnabled() bool {
+	e := in.Cluster.Spec.Access.YARN.ACLs
+	return e == nil || *e
+}

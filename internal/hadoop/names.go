@@ -32,8 +32,8 @@ const (
 const ConfigHashAnnotation = "hadoopceph.io/config-hash"
 
 // Names of a cluster's children. The API limits cluster names to 36 characters, so
-// <name>-resourcemanager-0 and the StatefulSet's controller-revision-hash label stay
-// valid.
+// <name>-resourcemanager-0, <name>-resourcemanager-headless (a Service name, at most
+// 63) and the StatefulSet's controller-revision-hash label stay valid.
 
 // ResourceManagerName names the ResourceManager StatefulSet and Service.
 func ResourceManagerName(hc *v1alpha1.HadoopCluster) string {
@@ -69,6 +69,17 @@ func PodMonitorName(hc *v1alpha1.HadoopCluster) string {
 // ComponentName names the StatefulSet and Service of component c.
 func ComponentName(hc *v1alpha1.HadoopCluster, c Component) string {
 	return hc.Name + "-" + string(c)
+}
+
+// HeadlessServiceName names the governing Service of component c's StatefulSet: the
+// NodeManagers' is their only Service and has the component's name; the
+// ResourceManager and the JobHistory server have a Service with a stable address
+// under that name, and a headless one beside it.
+func HeadlessServiceName(hc *v1alpha1.HadoopCluster, c Component) string {
+	if c == NodeManager {
+		return ComponentName(hc, c)
+	}
+	return ComponentName(hc, c) + "-headless"
 }
 
 // SelectorLabels select the pods of one component. They never change for a cluster,

@@ -31,6 +31,31 @@ func JobHistoryService(hc *v1alpha1.HadoopCluster) *corev1.Service {
 	return service(hc, JobHistory, jobHistoryPorts, corev1.ServiceSpec{})
 }
 
+// ResourceManagerHeadlessService is the governing Service of the ResourceManager's
+// StatefulSet: it gives the pod a DNS name of its own
+// (<pod>.<cluster>-resourcemanager-headless), as a StatefulSet's pods are meant to
+// have. Clients keep using ResourceManagerService, whose address outlives the pod.
+func ResourceManagerHeadlessService(hc *v1alpha1.HadoopCluster) *corev1.Service {
+	return headlessService(hc, ResourceManager, resourceManagerPorts)
+}
+
+// JobHistoryHeadlessService is the governing Service of the JobHistory server's
+// StatefulSet, as ResourceManagerHeadlessService is the ResourceManager's.
+func JobHistoryHeadlessService(hc *v1alpha1.HadoopCluster) *corev1.Service {
+	return headlessService(hc, JobHistory, jobHistoryPorts)
+}
+
+// headlessService publishes addresses before readiness, as the NodeManagers' does:
+// a daemon's own name must resolve while it starts.
+func headlessService(hc *v1alpha1.HadoopCluster, c Component, ports []namedPort) *corev1.Service {
+	svc := service(hc, c, ports, corev1.ServiceSpec{
+		ClusterIP:                corev1.ClusterIPNone,
+		PublishNotReadyAddresses: true,
+	})
+	svc.Name = HeadlessServiceName(hc, c)
+	return svc
+}
+
 func service(hc *v1alpha1.HadoopCluster, c Component, ports []namedPort, spec corev1.ServiceSpec) *corev1.Service {
 	spec.Selector = SelectorLabels(hc, c)
 	spec.Ports = servicePorts(ports)

@@ -150,7 +150,7 @@ func statefulSet(in Input, replicas *int32, r role, configHash string) *appsv1.S
 		},
 		Spec: appsv1.StatefulSetSpec{
 			Replicas:    replicas,
-			ServiceName: ComponentName(hc, r.component),
+			ServiceName: HeadlessServiceName(hc, r.component),
 			Selector:    &metav1.LabelSelector{MatchLabels: SelectorLabels(hc, r.component)},
 			Template:    podTemplate(in, r, configHash),
 			UpdateStrategy: appsv1.StatefulSetUpdateStrategy{

@@ -3,9 +3,9 @@ package hadoop
 import "strconv"
 
 // OwnedYarnSiteKeys are the yarn-site.xml keys a user cannot override: the addresses
-// the Services and probes depend on, the directories on the operator's volumes, and
-// the NodeManager's size, which spec.nodeManagers sets. The CEL rule on
-// spec.config.yarnSite lists the same keys.
+// the Services and probes depend on, the directories on the operator's volumes, the
+// NodeManager's size, which spec.nodeManagers sets, and the ACL switches, which
+// spec.access.yarn sets. The CEL rule on spec.config.yarnSite lists the same keys.
 var OwnedYarnSiteKeys = []string{
 	"yarn.resourcemanager.hostname",
 	"yarn.resourcemanager.bind-host",
@@ -23,6 +23,8 @@ var OwnedYarnSiteKeys = []string{
 	"yarn.nodemanager.log-dirs",
 	"yarn.nodemanager.resource.memory-mb",
 	"yarn.nodemanager.resource.cpu-vcores",
+	"yarn.acl.enable",
+	"yarn.admin.acl",
 }
 
 // allocationIncrementMiB is yarn.scheduler.minimum-allocation-mb. Hadoop's 1024 would
@@ -76,6 +78,11 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		"yarn.resourcemanager.recovery.enabled":   "true",
 		"yarn.resourcemanager.store.class":        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore",
 		"yarn.resourcemanager.fs.state-store.uri": systemDir(hc) + "/rmstore",
+
+		// Queue ACLs are in capacity-scheduler.xml. Application ACLs default to the
+		// owner and the admins (mapreduce.job.acl-view-job and -modify-job).
+		"yarn.acl.enable": strconv.FormatBool(in.yarnACLsEnabled()),
+		"yarn.admin.acl":  AdminACL(hc),
 	}
 	if in.jobHistoryEnabled() {
 		generated["yarn.log.server.url"] = "http://" + serviceHost(hc, JobHistory) + ":" + strconv.Itoa(PortJHWeb) + "/jobhistory/logs"

@@ -30,7 +30,7 @@ func resourceManager(t *testing.T, status int, body []byte) (*httptest.Server, *
 
 func TestApplicationsByTagAsksForTheTagAndKeepsOnlyItsApplications(t *testing.T) {
 	srv, requests := resourceManager(t, http.StatusOK, fixture(t, "unfiltered.json"))
-	apps, err := NewClient().ApplicationsByTag(context.Background(), srv.URL, "Sort-TeraGen-r1")
+	apps, err := NewClient("hadoop").ApplicationsByTag(context.Background(), srv.URL, "Sort-TeraGen-r1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +44,9 @@ func TestApplicationsByTagAsksForTheTagAndKeepsOnlyItsApplications(t *testing.T)
 	if got := r.URL.Query().Get("applicationTags"); got != "sort-teragen-r1" {
 		t.Errorf("applicationTags = %q, want the tag lower-cased as YARN stores it", got)
 	}
+	if got := r.URL.Query().Get("user.name"); got != "hadoop" {
+		t.Errorf("user.name = %q, want the client's user, whom YARN's ACLs show the whole application", got)
+	}
 	if got := r.Header.Get("Accept"); got != "application/json" {
 		t.Errorf("Accept = %q, want application/json", got)
 	}
@@ -51,7 +54,7 @@ func TestApplicationsByTagAsksForTheTagAndKeepsOnlyItsApplications(t *testing.T)
 
 func TestApplicationsByTagWithoutApplications(t *testing.T) {
 	srv, _ := resourceManager(t, http.StatusOK, fixture(t, "none.json"))
-	apps, err := NewClient().ApplicationsByTag(context.Background(), srv.URL+"/", "sort-teragen-r1")
+	apps, err := NewClient("hadoop").ApplicationsByTag(context.Background(), srv.URL+"/", "sort-teragen-r1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +76,7 @@ func TestApplicationsByTagFailures(t *testing.T) {
 	}))
 	t.Cleanup(slow.Close)
 
-	c := NewClient()
+	c := NewClient("hadoop")
 	c.http.Timeout = 200 * time.Millisecond
 	for name, tc := range map[string]struct{ url, want string }{
 		"unreachable":  {closed.URL, "connect"},

@@ -84,8 +84,8 @@ func newCluster() *v1alpha1.HadoopCluster {
 }
 
 // newClusterOn is a HadoopCluster on a StorageBackend, sized for a 2-core node: one
-// NodeManager with room for an ApplicationMaster and two tasks, and no JobHistory
-// server. Everything runs on the host network, where the local Ceph and the local
+// NodeManager with room for an ApplicationMaster and two tasks, no JobHistory server,
+// and one submitter beside the admins. Everything runs on the host network, where the local Ceph and the local
 // Rook's daemons listen, and the NodeManager advertises the loopback address; so one
 // NodeManager fits a node, and one cluster runs at a time.
 func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
@@ -108,6 +108,8 @@ func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 			},
 			JobHistory: v1alpha1.JobHistorySpec{Enabled: ptr.To(false)},
 			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
+			// The benchmark stages submit as hadoop, which is always an admin.
+			Access: v1alpha1.AccessSpec{YARN: v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Users: []string{submitter}}}},
 		},
 	}
 }

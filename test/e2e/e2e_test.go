@@ -7,7 +7,7 @@ import (
 )
 
 // One ordered story on one cluster, as a user would live it: install, refuse bad
-// input, run Hadoop on an external Ceph, benchmark it, break a node, delete the
+// input, run Hadoop on an external Ceph, check who may submit to it, benchmark it, break a node, delete the
 // cluster; then install Rook, let it make CephFS for Hadoop, replicated and
 // erasure-coded, run Hadoop on each, break an OSD, delete what Rook made. A spec that
 // fails skips the rest, whose premises it was. The labels external and rook select a
@@ -16,6 +16,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("the operator installed by Helm", operatorSpecs)
 	Context("admission", admissionSpecs)
 	Context("a HadoopCluster on an external Ceph", Label("external"), clusterSpecs)
+	Context("YARN's ACLs", Label("external"), aclSpecs)
 	Context("benchmarks", Label("external"), benchmarkSpecs)
 	Context("a NodeManager lost during a TeraSort", Label("external"), nodeLossSpecs)
 	Context("deleting the HadoopCluster", Label("external"), deletionSpecs)

@@ -1,0 +1,141 @@
+package hadoop
+
+import (
+	"encoding/xml"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+func TestQueueACLs(t *testing.T) {
+	const (
+		rootSubmit     = "yarn.scheduler.capacity.root.acl_submit_applications"
+		rootAdminister = "yarn.scheduler.capacity.root.acl_administer_queue"
+		submit         = "yarn.scheduler.capacity.root.default.acl_submit_applications"
+		administer     = "yarn.scheduler.capacity.root.default.acl_administer_queue"
+	)
+	cases := []struct {
+		name                   string
+		access                 v1alpha1.YARNAccess
+		wantAdmins, wantSubmit string
+	}{
+		{name: "nothing declared", wantAdmins: "hadoop ", wantSubmit: "*"},
+		{
+			name:       "admins and submitters",
+			access:     v1alpha1.YARNAccess{Admins: v1alpha1.ACLEntries{Users: []string{"ops"}, Groups: []string{"sre", "dba"}}, Submitters: &v1alpha1.ACLEntries{Users: []string{"alice"}}},
+			wantAdmins: "hadoop,ops sre,dba", wantSubmit: "alice ",
+		},
+		{
+			name:       "hadoop listed once",
+			access:     v1alpha1.YARNAccess{Admins: v1alpha1.ACLEntries{Users: []string{"ops", "hadoop"}}},
+			wantAdmins: "ops,hadoop ", wantSubmit: "*",
+		},
+		{
+			name:       "submitters set but empty: only admins",
+			access:     v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{}},
+			wantAdmins: "hadoop ", wantSubmit: " ",
+		},
+		{
+			name:       "groups only",
+			access:     v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Groups: []string{"analysts"}}},
+			wantAdmins: "hadoop ", wantSubmit: " analysts",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := replicatedInput(t)
+			in.Cluster.Spec.Access.YARN = tc.access
+			objs := build(t, in)
+			cs := xmlProperties(t, objs.ConfigMap.Data[FileCapacityScheduler])
+			yarn := xmlProperties(t, objs.ConfigMap.Data[FileYarnSite])
+			if cs[rootAdminister] != tc.wantAdmins || yarn["yarn.admin.acl"] != tc.wantAdmins {
+				t.Errorf("root administer %q, yarn.admin.acl %q, want both %q", cs[rootAdminister], yarn["yarn.admin.acl"], tc.wantAdmins)
+			}
+			if cs[submit] != tc.wantSubmit {
+				t.Errorf("default queue submit ACL %q, want %q", cs[submit], tc.wantSubmit)
+			}
+			// Queues inherit their parent's ACLs: anything open above default would
+			// open default too.
+			if cs[rootSubmit] != aclNobody || cs[administer] != aclNobody {
+				t.Errorf("root submit %q, default administer %q: both must admit nobody beyond what is declared", cs[rootSubmit], cs[administer])
+			}
+			if yarn["yarn.acl.enable"] != "true" {
+				t.Errorf("yarn.acl.enable = %q, want true by default", yarn["yarn.acl.enable"])
+			}
+		})
+	}
+}
+
+func TestYARNACLsOff(t *testing.T) {
+	in := replicatedInput(t)
+	in.Cluster.Spec.Access.YARN.ACLs = ptr.To(false)
+	yarn := xmlProperties(t, build(t, in).ConfigMap.Data[FileYarnSite])
+	if yarn["yarn.acl.enable"] != "false" {
+		t.Errorf("yarn.acl.enable = %q, want false", yarn["yarn.acl.enable"])
+	}
+}
+
+// Every StatefulSet names a headless Service of the same build that selects its pods,
+// which is what gives the pods their DNS names.
+func TestStatefulSetsNameTheirHeadlessServices(t *testing.T) {
+	objs := build(t, replicatedInput(t))
+	services := map[string]*corev1.Service{}
+	var sets []*appsv1.StatefulSet
+	for _, o := range objs.List() {
+		switch o := o.(type) {
+		case *corev1.Service:
+			services[o.Name] = o
+		case *appsv1.StatefulSet:
+			sets = append(sets, o)
+		}
+	}
+	if len(sets) != 3 {
+		t.Fatalf("%d StatefulSets, want 3", len(sets))
+	}
+	for _, sts := range sets {
+		svc, ok := services[sts.Spec.ServiceName]
+		switch {
+		case !ok:
+			t.Errorf("StatefulSet %s names Service %s, which is not built", sts.Name, sts.Spec.ServiceName)
+		case svc.Spec.ClusterIP != corev1.ClusterIPNone:
+			t.Errorf("StatefulSet %s names Service %s, which is not headless", sts.Name, svc.Name)
+		case !selects(svc.Spec.Selector, sts.Spec.Template.Labels):
+			t.Errorf("Service %s does not select the pods of StatefulSet %s", svc.Name, sts.Name)
+		}
+	}
+	if rm := objs.ResourceManagerService; rm.Spec.ClusterIP == corev1.ClusterIPNone {
+		t.Error("the ResourceManager's client Service must keep a stable address")
+	}
+}
+
+func selects(selector, labels map[string]string) bool {
+	for k, v := range selector {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return len(selector) > 0
+}
+
+// xmlProperties reads a configuration file as Hadoop does, whitespace included.
+func xmlProperties(t *testing.T, doc string) map[string]string {
+	t.Helper()
+	var conf struct {
+		Properties []struct {
+			Name  string `xml:"name"`
+			Value string `xml:"value"`
+		} `xml:"property"`
+	}
+	if err := xml.Unmarshal([]byte(doc), &conf); err != nil {
+		t.Fatalf("parsing %q: %v", doc, err)
+	}
+	out := map[string]string{}
+	for _, p := range conf.Properties {
+		out[p.Name] = p.Value
+	}
+	return out
+}
