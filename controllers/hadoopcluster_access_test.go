@@ -107,6 +107,37 @@ var _ = Describe("HadoopCluster access", Label("envtest"), func() {
 		Eventually(get(nm)).Should(Succeed())
 	})
 
+	It("turns YARN's ACLs on by default and renders the declared admins and submitters", func() {
+		hc := createCluster(ns, "acl", "ext")
+		Expect(fresh(hc)(Default).Spec.Access.YARN.ACLs).To(HaveValue(BeTrue()), "the API defaults ACLs to on")
+		cm := childrenOf(hc).ConfigMap
+		rendered := func(file string) func(Gomega) string {
+			return func(g Gomega) string {
+				g.Expect(get(cm)()).To(Succeed())
+				return cm.Data[file]
+			}
+		}
+		Eventually(rendered(hadoop.FileYarnSite)).Should(And(
+			ContainSubstring("<name>yarn.acl.enable</name>\n    <value>true</value>"),
+			ContainSubstring("<name>yarn.admin.acl</name>\n    <value>hadoop </value>")))
+		Expect(rendered(hadoop.FileCapacityScheduler)(Default)).To(ContainSubstring("<name>yarn.scheduler.capacity.root.default.acl_submit_applications</name>\n    <value>*</value>"))
+
+		By("changing the lists, which rolls the pods to the new configuration")
+		before := fresh(hc)(Default).Status.ConfigHash
+		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) {
+			s.Access.YARN.Admins = v1alpha1.ACLEntries{Users: []string{"ops"}, Groups: []string{"hadoop-admins"}}
+			s.Access.YARN.Submitters = &v1alpha1.ACLEntries{Users: []string{"alice"}}
+		})
+		Eventually(rendered(hadoop.FileCapacityScheduler)).Should(And(
+			ContainSubstring("<name>yarn.scheduler.capacity.root.acl_administer_queue</name>\n    <value>hadoop,ops hadoop-admins</value>"),
+			ContainSubstring("<name>yarn.scheduler.capacity.root.default.acl_submit_applications</name>\n    <value>alice </value>")))
+		Eventually(func(g Gomega) string { return fresh(hc)(g).Status.ConfigHash }).ShouldNot(Equal(before))
+
+		By("turning them off")
+		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.Access.YARN.ACLs = ptr.To(false) })
+		Eventually(rendered(hadoop.FileYarnSite)).Should(ContainSubstring("<name>yarn.acl.enable</name>\n    <value>false</value>"))
+	})
+
 	It("warns that NetworkPolicies do not protect pods on the host's network, and stays Ready", func() {
 		hc := createCluster(ns, "onhost", "ext", func(s *v1alpha1.HadoopClusterSpec) { s.Network.HostNetwork = true })
 		Eventually(get(networkPolicyOf(hc, hadoop.ResourceManager))).Should(Succeed())
