@@ -62,6 +62,14 @@ type BenchmarkRunSpec struct {
 	// +optional
 	Repetitions int32 `json:"repetitions,omitempty"`
 
+	// Queue is the YARN queue of the run's MapReduce jobs (mapreduce.job.queuename),
+	// one of the HadoopCluster's spec.yarn.queues; unset, its default queue. A run
+	// naming a queue the cluster does not have waits for it.
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$`
+	// +optional
+	Queue string `json:"queue,omitempty"`
+
 	// BaselineRef names another BenchmarkRun in this namespace, of the same workload,
 	// whose results this run is compared with, stage by stage. The comparison waits
 	// until the baseline has succeeded.

@@ -162,6 +162,8 @@ const (
 	ReasonHadoopClusterNotFound = "HadoopClusterNotFound"
 	// ReasonHadoopClusterNotReady: the HadoopCluster exists and is not Ready.
 	ReasonHadoopClusterNotReady = "HadoopClusterNotReady"
+	// ReasonQueueNotFound: spec.queue is not among the cluster's queues.
+	ReasonQueueNotFound = "QueueNotFound"
 	// ReasonQueued: another BenchmarkRun runs on the same HadoopCluster; the message
 	// names it. Runs start in the order they were created.
 	ReasonQueued = "Queued"

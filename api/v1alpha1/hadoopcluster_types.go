@@ -63,6 +63,10 @@ type HadoopClusterSpec struct {
 	// +optional
 	JobHistory JobHistorySpec `json:"jobHistory,omitzero"`
 
+	// YARN sets up YARN's scheduler: its queues.
+	// +optional
+	YARN YARNSpec `json:"yarn,omitzero"`
+
 	// Config overrides the generated Hadoop configuration, file by file. An override
 	// replaces the generated value of the same key; keys the operator must own are
 	// refused.
@@ -92,6 +96,50 @@ type HadoopClusterSpec struct {
 	// last values and a Paused reason.
 	// +optional
 	Paused bool `json:"paused,omitempty"`
+}
+
+// YARNSpec sets up YARN's CapacityScheduler.
+type YARNSpec struct {
+	// Queues are the CapacityScheduler's queues, all children of root. Empty: one
+	// queue, default, with the whole cluster. Applications that name no queue, such as
+	// BenchmarkRuns without spec.queue, go to default, so the list must have it. A
+	// change is applied by the ResourceManager without a restart; a queue removed while
+	// it has applications is refused by YARN, and stays until they end.
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.exists(q, q.name == 'default')",message="must have a queue named default, where applications that name no queue go"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.map(q, q.capacity).sum() == 100",message="the capacities of the queues must add up to 100"
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Queues []Queue `json:"queues,omitempty"`
+}
+
+// Queue is one CapacityScheduler queue under root.
+// +kubebuilder:validation:XValidation:rule="!has(self.maximumCapacity) || self.maximumCapacity >= self.capacity",message="must be at least capacity",fieldPath=".maximumCapacity"
+type Queue struct {
+	// Name of the queue, as applications name it (mapreduce.job.queuename).
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$`
+	// +kubebuilder:validation:XValidation:rule="self != 'root'",message="root is the parent of every queue"
+	Name string `json:"name"`
+
+	// Capacity is the queue's guaranteed share of the cluster, in percent.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	Capacity int32 `json:"capacity"`
+
+	// MaximumCapacity is how far, in percent of the cluster, the queue may grow into
+	// what other queues leave idle. Default 100.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MaximumCapacity *int32 `json:"maximumCapacity,omitempty"`
+
+	// Submitters submit applications to this queue, and see and kill their own. Unset:
+	// spec.access.yarn.submitters, and when that is unset too, every user. The admins
+	// of spec.access.yarn submit to every queue.
+	// +optional
+	Submitters *ACLEntries `json:"submitters,omitempty"`
 }
 
 // ResourceManagerSpec sizes the ResourceManager pod.
@@ -419,7 +467,8 @@ type YARNAccess struct {
 	// +optional
 	Admins ACLEntries `json:"admins,omitzero"`
 
-	// Submitters submit applications to the default queue, and see and kill their own.
+	// Submitters submit applications to every queue that does not list its own (the
+	// default queue when spec.yarn.queues is empty), and see and kill their own.
 	// Unset, every user does; set, even with empty lists, only they and the admins do.
 	// +optional
 	Submitters *ACLEntries `json:"submitters,omitempty"`

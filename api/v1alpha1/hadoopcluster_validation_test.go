@@ -137,6 +137,12 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("access: everyone as a submitter by name", access(`{yarn: {submitters: {users: ["*"]}}}`), "spec.access.yarn.submitters.users[0]", "should match"),
 		Entry("access: a user listed twice", access(`{yarn: {admins: {users: [ops, ops]}}}`), "spec.access.yarn.admins.users[1]", "Duplicate value"),
 		Entry("yarnSite: the ACL switch", cluster(`{config: {yarnSite: {yarn.acl.enable: "false"}}}`), "spec.config.yarnSite", "spec.access.yarn"),
+		Entry("queues: capacities that do not add up to 100", cluster(`{yarn: {queues: [{name: default, capacity: 60}, {name: etl, capacity: 30}]}}`), "spec.yarn.queues", "must add up to 100"),
+		Entry("queues: no default queue", cluster(`{yarn: {queues: [{name: etl, capacity: 100}]}}`), "spec.yarn.queues", "must have a queue named default"),
+		Entry("queues: root", cluster(`{yarn: {queues: [{name: default, capacity: 50}, {name: root, capacity: 50}]}}`), "spec.yarn.queues[1].name", "root is the parent of every queue"),
+		Entry("queues: a dot in a name", cluster(`{yarn: {queues: [{name: default, capacity: 50}, {name: a.b, capacity: 50}]}}`), "spec.yarn.queues[1].name", "should match"),
+		Entry("queues: a maximum below the capacity", cluster(`{yarn: {queues: [{name: default, capacity: 50, maximumCapacity: 40}, {name: etl, capacity: 50}]}}`), "spec.yarn.queues[0].maximumCapacity", "must be at least capacity"),
+		Entry("queues: a name twice", cluster(`{yarn: {queues: [{name: default, capacity: 50}, {name: default, capacity: 50}]}}`), "spec.yarn.queues[1]", "Duplicate value"),
 		Entry("access: 17 rpc clients", access(`{clients: {rpc: [`+strings.Repeat(`{podSelector: {}}, `, 16)+`{podSelector: {}}]}}`), "spec.access.clients.rpc", "must have at most 16 items"),
 		Entry("network: an attachment on eth0", network(`{attachments: [{name: ib, interfaceName: eth0}]}`), "spec.network.attachments[0].interfaceName", "must not be eth0 or lo"),
 	)
@@ -171,6 +177,7 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("clients by pod, by namespace, and by both", access(`{clients: {rpc: [{podSelector: {matchLabels: {app: notebook}}}, {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: analysts}}}], web: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}, podSelector: {matchExpressions: [{key: app.kubernetes.io/name, operator: In, values: [prometheus]}]}}]}}`)),
 		Entry("YARN admins and submitters by user and group", access(`{yarn: {admins: {users: [ops], groups: [hadoop-admins]}, submitters: {users: [alice, svc.etl, bob@EXAMPLE.COM], groups: [analysts]}}}`)),
 		Entry("only admins submit", access(`{yarn: {submitters: {}}}`)),
+		Entry("queues with their own submitters", cluster(`{yarn: {queues: [{name: default, capacity: 70}, {name: etl, capacity: 30, maximumCapacity: 60, submitters: {groups: [etl]}}]}}`)),
 		Entry("YARN ACLs off", access(`{yarn: {acls: false}}`)),
 		Entry("every pod of the namespace as a client", access(`{clients: {web: [{podSelector: {}}]}}`)),
 	)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // admit decides whether an unfinished run may run its next stage: its baseline runs
@@ -112,6 +114,11 @@ func (r *Reconciler) checkCluster(ctx context.Context, p *runPass) (bool, error)
 		waiting(v1alpha1.ReasonHadoopClusterNotReady, fmt.Sprintf("waiting for HadoopCluster %s to be Ready (%s: %s)", name, ready.Reason, ready.Message))
 		return false, nil
 	}
+	if q := run.Spec.Queue; q != "" && !hasQueue(hc, q) {
+		waiting(v1alpha1.ReasonQueueNotFound, fmt.Sprintf("spec.queue %s is not a queue of HadoopCluster %s (%s): the run waits until the cluster has it or spec.deadline passes",
+			q, name, strings.Join(queueNames(hc), ", ")))
+		return false, nil
+	}
 	p.cluster = hc
 	p.Set(v1alpha1.ConditionClusterReady, metav1.ConditionTrue, v1alpha1.ReasonReconciled, fmt.Sprintf("HadoopCluster %s is Ready", name))
 	return true, nil
@@ -164,4 +171,17 @@ func queueHead(run *v1alpha1.BenchmarkRun, runs []v1alpha1.BenchmarkRun) string 
 		return cmp.Or(a.CreationTimestamp.Compare(b.CreationTimestamp.Time), cmp.Compare(a.Name, b.Name))
 	})
 	return first.Name
+}
+
+// queueNames are the names of the cluster's YARN queues, as its spec declares them.
+func queueNames(hc *v1alpha1.HadoopCluster) []string {
+	var names []string
+	for _, q := range hadoop.Queues(hc) {
+		names = append(names, q.Name)
+	}
+	return names
+}
+
+func hasQueue(hc *v1alpha1.HadoopCluster, name string) bool {
+	return slices.Contains(queueNames(hc), name)
 }

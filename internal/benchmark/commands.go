@@ -35,8 +35,13 @@ func runnerArgs(in Input, s Step) ([]string, error) {
 	exec := func(opts ...string) []string {
 		return append(append([]string{"exec", "--stage", string(s.Stage)}, opts...), "--")
 	}
+	// job is the generic options of every MapReduce job: the tag, and the queue.
+	job := []string{tag}
+	if spec.Queue != "" {
+		job = append(job, define("mapreduce.job.queuename", spec.Queue))
+	}
 	examples := func(program string) []string {
-		return []string{"hadoop", "jar", ExamplesJar, program, tag}
+		return append([]string{"hadoop", "jar", ExamplesJar, program}, job...)
 	}
 
 	switch s.Stage {
@@ -64,7 +69,8 @@ func runnerArgs(in Input, s Step) ([]string, error) {
 		}
 		w := spec.TestDFSIO
 		args := append(exec("--dfsio-result", dfsioResultFile),
-			"hadoop", "jar", JobClientTestsJar, "TestDFSIO", tag,
+			"hadoop", "jar", JobClientTestsJar, "TestDFSIO")
+		args = append(append(args, job...),
 			define("test.build.data", path.Join(rep, "dfsio")),
 			mode, "-nrFiles", strconv.Itoa(int(w.Files)), "-size", dfsioSize(w.FileSize.Value()),
 			"-resFile", dfsioResultFile)

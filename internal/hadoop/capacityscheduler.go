@@ -2,25 +2,23 @@ package hadoop
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
-// CapacityScheduler is the content of capacity-scheduler.xml: one queue, default, with
-// the whole cluster, and the queue access control lists of spec.access.yarn.
+// CapacityScheduler is the content of capacity-scheduler.xml: the queues of
+// spec.yarn.queues under root (one queue, default, with the whole cluster when there
+// are none), and the queue access control lists of spec.access.yarn.
 //
 // Queue ACLs are inherited: whoever a queue's list admits, every queue below it
 // admits too, and Hadoop's default for an unset list is everyone. So root admits
-// nobody to submit and only the admins to administer, and the default queue adds
-// the submitters.
+// nobody to submit and only the admins to administer, and each queue adds its
+// submitters.
 func CapacityScheduler(in Input) map[string]string {
-	yarn := in.Cluster.Spec.Access.YARN
-	submitters := "*"
-	if yarn.Submitters != nil {
-		submitters = aclValue(*yarn.Submitters)
-	}
-	return map[string]string{
+	hc := in.Cluster
+	out := map[string]string{
 		"yarn.scheduler.capacity.maximum-applications": "10000",
 		// Hadoop's 0.1 lets a cluster of a few NodeManagers run one job at a time: a
 		// MapReduce ApplicationMaster alone takes more than a tenth of it, so a second
@@ -29,16 +27,51 @@ func CapacityScheduler(in Input) map[string]string {
 		"yarn.scheduler.capacity.resource-calculator":         "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator",
 		"yarn.scheduler.capacity.node-locality-delay":         "40",
 
-		"yarn.scheduler.capacity.root.queues":                          "default",
-		"yarn.scheduler.capacity.root.acl_submit_applications":         aclNobody,
-		"yarn.scheduler.capacity.root.acl_administer_queue":            AdminACL(in.Cluster),
-		"yarn.scheduler.capacity.root.default.capacity":                "100",
-		"yarn.scheduler.capacity.root.default.maximum-capacity":        "100",
-		"yarn.scheduler.capacity.root.default.user-limit-factor":       "1",
-		"yarn.scheduler.capacity.root.default.state":                   "RUNNING",
-		"yarn.scheduler.capacity.root.default.acl_submit_applications": submitters,
-		"yarn.scheduler.capacity.root.default.acl_administer_queue":    aclNobody,
+		"yarn.scheduler.capacity.root.acl_submit_applications": aclNobody,
+		"yarn.scheduler.capacity.root.acl_administer_queue":    AdminACL(hc),
 	}
+	queues := Queues(hc)
+	names := make([]string, 0, len(queues))
+	for _, q := range queues {
+		names = append(names, q.Name)
+		prefix := "yarn.scheduler.capacity.root." + q.Name + "."
+		out[prefix+"capacity"] = strconv.Itoa(int(q.Capacity))
+		maxCapacity := int32(100)
+		if q.MaximumCapacity != nil {
+			maxCapacity = *q.MaximumCapacity
+		}
+		out[prefix+"maximum-capacity"] = strconv.Itoa(int(maxCapacity))
+		out[prefix+"user-limit-factor"] = "1"
+		out[prefix+"state"] = "RUNNING"
+		out[prefix+"acl_submit_applications"] = submitACL(hc, q)
+		out[prefix+"acl_administer_queue"] = aclNobody
+	}
+	out["yarn.scheduler.capacity.root.queues"] = strings.Join(names, ",")
+	return out
+}
+
+// Queues are the cluster's queues: spec.yarn.queues, or default with the whole
+// cluster.
+func Queues(hc *v1alpha1.HadoopCluster) []v1alpha1.Queue {
+	if len(hc.Spec.YARN.Queues) > 0 {
+		return hc.Spec.YARN.Queues
+	}
+	return []v1alpha1.Queue{{Name: DefaultQueue, Capacity: 100}}
+}
+
+// DefaultQueue is where applications that name no queue go.
+const DefaultQueue = "default"
+
+// submitACL is queue q's acl_submit_applications: its own submitters, else
+// spec.access.yarn's, else everyone.
+func submitACL(hc *v1alpha1.HadoopCluster, q v1alpha1.Queue) string {
+	switch {
+	case q.Submitters != nil:
+		return aclValue(*q.Submitters)
+	case hc.Spec.Access.YARN.Submitters != nil:
+		return aclValue(*hc.Spec.Access.YARN.Submitters)
+	}
+	return "*"
 }
 
 // aclNobody is Hadoop's access control list that admits no one: a single space, no

@@ -2,6 +2,7 @@ package hadoop
 
 import (
 	"encoding/xml"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -138,4 +139,86 @@ func xmlProperties(t *testing.T, doc string) map[string]string {
 		out[p.Name] = p.Value
 	}
 	return out
+}
+
+func TestDeclaredQueues(t *testing.T) {
+	in := replicatedInput(t)
+	in.Cluster.Spec.Access.YARN.Submitters = &v1alpha1.ACLEntries{Users: []string{"alice"}}
+	in.Cluster.Spec.YARN.Queues = []v1alpha1.Queue{
+		{Name: "default", Capacity: 70},
+		{Name: "etl", Capacity: 30, MaximumCapacity: ptr.To[int32](50), Submitters: &v1alpha1.ACLEntries{Groups: []string{"etl"}}},
+	}
+	cs := xmlProperties(t, build(t, in).ConfigMap.Data[FileCapacityScheduler])
+	want := map[string]string{
+		"yarn.scheduler.capacity.root.queues":                          "default,etl",
+		"yarn.scheduler.capacity.root.default.capacity":                "70",
+		"yarn.scheduler.capacity.root.default.maximum-capacity":        "100",
+		"yarn.scheduler.capacity.root.default.acl_submit_applications": "alice ",
+		"yarn.scheduler.capacity.root.etl.capacity":                    "30",
+		"yarn.scheduler.capacity.root.etl.maximum-capacity":            "50",
+		"yarn.scheduler.capacity.root.etl.acl_submit_applications":     " etl",
+		"yarn.scheduler.capacity.root.etl.acl_administer_queue":        aclNobody,
+		"yarn.scheduler.capacity.root.etl.state":                       "RUNNING",
+	}
+	for k, v := range want {
+		if cs[k] != v {
+			t.Errorf("%s = %q, want %q", k, cs[k], v)
+		}
+	}
+}
+
+// Queues change without a restart: a new capacity-scheduler.xml changes the ConfigMap
+// and nothing else, not even the hash the pod templates carry.
+func TestQueueChangeRollsNothing(t *testing.T) {
+	in := replicatedInput(t)
+	before := build(t, in)
+	in.Cluster = in.Cluster.DeepCopy()
+	in.Cluster.Spec.YARN.Queues = []v1alpha1.Queue{{Name: "default", Capacity: 50}, {Name: "adhoc", Capacity: 50}}
+	after := build(t, in)
+	if got := changed(t, before, after); len(got) != 1 || !got["ConfigMap/"+ConfigMapName(in.Cluster)] {
+		t.Errorf("changed %v, want the ConfigMap only", got)
+	}
+	if before.ConfigHash != after.ConfigHash {
+		t.Error("the configuration hash changed, which would roll every pod")
+	}
+	if before.ConfigMap.Annotations[SchedulerHashAnnotation] == after.ConfigMap.Annotations[SchedulerHashAnnotation] {
+		t.Error("the scheduler's hash did not change")
+	}
+}
+
+// The ResourceManager finds capacity-scheduler.xml in the directory mount, ahead of
+// the image's file, and a second container refreshes the queues.
+func TestResourceManagerReadsTheSchedulerFromADirectoryMount(t *testing.T) {
+	in := replicatedInput(t)
+	objs := build(t, in)
+	pod := objs.ResourceManager.Spec.Template
+	if len(pod.Spec.Containers) != 2 || pod.Spec.Containers[1].Name != SchedulerRefresher {
+		t.Fatalf("containers %v, want the ResourceManager and %s", pod.Spec.Containers, SchedulerRefresher)
+	}
+	if pod.Annotations[DefaultContainerAnnotation] != string(ResourceManager) {
+		t.Errorf("default container %q, want %s", pod.Annotations[DefaultContainerAnnotation], ResourceManager)
+	}
+	for _, c := range pod.Spec.Containers {
+		found := false
+		for _, m := range c.VolumeMounts {
+			if m.MountPath == SchedulerConfDir {
+				found = m.SubPath == "" && m.ReadOnly
+			}
+			if m.SubPath == FileCapacityScheduler {
+				t.Errorf("%s mounts the scheduler's file with subPath, which never sees an update", c.Name)
+			}
+		}
+		if !found {
+			t.Errorf("%s does not mount %s as a read-only directory", c.Name, SchedulerConfDir)
+		}
+	}
+	for _, sts := range []*appsv1.StatefulSet{objs.NodeManagers, objs.JobHistory} {
+		if len(sts.Spec.Template.Spec.Containers) != 1 {
+			t.Errorf("%s has %d containers, want its daemon alone", sts.Name, len(sts.Spec.Template.Spec.Containers))
+		}
+	}
+	env := objs.ConfigMap.Data[FileHadoopEnv]
+	if !strings.Contains(env, `HADOOP_CLASSPATH="`+SchedulerConfDir) || !strings.Contains(env, "HADOOP_USER_CLASSPATH_FIRST=true") {
+		t.Errorf("hadoop-env.sh does not put %s first on the classpath:\n%s", SchedulerConfDir, env)
+	}
 }

@@ -13,11 +13,14 @@ const (
 	FileMapredSite = "mapred-site.xml"
 	FileHadoopEnv  = "hadoop-env.sh"
 	// FileCapacityScheduler holds the CapacityScheduler's queues and their access
-	// control lists.
+	// control lists. It is not among the files whose change rolls the pods: the
+	// ResourceManager's pod mounts it as a directory, which follows ConfigMap
+	// updates, and reloads it (SchedulerRefresher).
 	FileCapacityScheduler = "capacity-scheduler.xml"
 )
 
-var configFiles = []string{FileCapacityScheduler, FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
+// configFiles are mounted over the image's files and roll the pods when they change.
+var configFiles = []string{FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
 
 // ConfigMap holds the rendered configuration files of a cluster whose NodeManagers
 // offer nm. It carries no secret: the keyring stays in the client config Secret.
@@ -28,16 +31,20 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
 		FileHadoopEnv:  HadoopEnv(in),
-
-		FileCapacityScheduler: ConfigurationXML(CapacityScheduler(in)),
 	}
+	hash := ConfigHash(data)
+	scheduler := ConfigurationXML(CapacityScheduler(in))
+	data[FileCapacityScheduler] = scheduler
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        ConfigMapName(hc),
 			Namespace:   hc.Namespace,
 			Labels:      clusterLabels(hc),
-			Annotations: map[string]string{ConfigHashAnnotation: ConfigHash(data)},
+			Annotations: map[string]string{
+				ConfigHashAnnotation:    hash,
+				SchedulerHashAnnotation: ConfigHash(map[string]string{FileCapacityScheduler: scheduler}),
+			},
 		},
 		Data: data,
 	}

@@ -45,6 +45,8 @@ const (
 	YARNDataDir  = "/var/lib/hadoop-yarn"
 	YARNLocalDir = YARNDataDir + "/local"
 	YARNLogDir   = YARNDataDir + "/logs"
+	// SchedulerConfDir holds capacity-scheduler.xml in the ResourceManager's pod.
+	SchedulerConfDir = "/etc/hadoop-ceph/scheduler"
 )
 
 // Environment variables of the contract.

@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
-			for _, file := range configFiles {
+			for _, file := range append(configFiles, FileCapacityScheduler) {
 				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
 			objects := objs.List()

@@ -31,6 +31,13 @@ const (
 // client config's hash: a change of either changes the template, and so rolls the pods.
 const ConfigHashAnnotation = "hadoopceph.io/config-hash"
 
+// DefaultContainerAnnotation names the container kubectl picks in a pod of several.
+const DefaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+
+// SchedulerHashAnnotation carries the hash of capacity-scheduler.xml on the
+// ConfigMap. The pods do not carry it: the ResourceManager reloads the file in place.
+const SchedulerHashAnnotation = "hadoopceph.io/scheduler-hash"
+
 // Names of a cluster's children. The API limits cluster names to 36 characters, so
 // <name>-resourcemanager-0, <name>-resourcemanager-headless (a Service name, at most
 // 63) and the StatefulSet's controller-revision-hash label stay valid.

@@ -48,6 +48,8 @@ type role struct {
 	podAffinity []corev1.WeightedPodAffinityTerm
 	// initContainers run before the daemon, in the order given.
 	initContainers []corev1.Container
+	// sidecars run beside the daemon's container, which stays the pod's default one.
+	sidecars []corev1.Container
 }
 
 // podTemplate is the pod of one component.
@@ -60,6 +62,10 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 	}
 	annotations[ConfigHashAnnotation] = configHash
 	annotations[cephconf.HashAnnotation] = in.Storage.ClientConfigHash
+	if len(r.sidecars) > 0 {
+		// kubectl logs and exec pick the daemon without -c.
+		annotations[DefaultContainerAnnotation] = string(r.component)
+	}
 	if networks := MultusNetworks(attachmentsFor(in, r.component)); networks != "" {
 		annotations[NetworksAnnotation] = networks
 	}
@@ -90,7 +96,7 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 		},
 		TerminationGracePeriodSeconds: r.gracePeriod,
 		InitContainers:                r.initContainers,
-		Containers:                    []corev1.Container{container(in, r)},
+		Containers:                    append([]corev1.Container{container(in, r)}, r.sidecars...),
 		Volumes:                       append(commonVolumes(in), r.volumes...),
 		NodeSelector:                  nodeSelector(hc.Spec.Placement.NodeSelector.Strings(), r.overrides.NodeSelector.Strings()),
 		Tolerations:                   v1alpha1.Tolerations(concat(hc.Spec.Placement.Tolerations, r.overrides.Tolerations)),

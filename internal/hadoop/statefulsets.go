@@ -45,6 +45,9 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 		rpcPort:        PortRMClient,
 		hostNetwork:    in.Cluster.Spec.Network.HostNetwork,
 		initContainers: init,
+		volumes:        []corev1.Volume{schedulerVolume(in)},
+		mounts:         []corev1.VolumeMount{schedulerMount()},
+		sidecars:       []corev1.Container{schedulerRefresher(in)},
 	}, configHash)
 }
 
