@@ -102,11 +102,12 @@ type HadoopClusterSpec struct {
 type YARNSpec struct {
 	// Queues are the CapacityScheduler's queues, all children of root. Empty: one
 	// queue, default, with the whole cluster. Applications that name no queue, such as
-	// BenchmarkRuns without spec.queue, go to default, so the list must have it. A
-	// change is applied by the ResourceManager without a restart; a queue removed while
-	// it has applications is refused by YARN, and stays until they end.
+	// BenchmarkRuns without spec.queue, go to default, so the list must have it, not
+	// stopped. A change is applied by the ResourceManager without a restart. YARN
+	// removes only stopped queues: set a queue's state to Stopped, let its
+	// applications finish, then remove it.
 	// +kubebuilder:validation:MaxItems=32
-	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.exists(q, q.name == 'default')",message="must have a queue named default, where applications that name no queue go"
+	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.exists(q, q.name == 'default' && (!has(q.state) || q.state == 'Running'))",message="must have a queue named default, not stopped, where applications that name no queue go"
 	// +kubebuilder:validation:XValidation:rule="size(self) == 0 || self.map(q, q.capacity).sum() == 100",message="the capacities of the queues must add up to 100"
 	// +listType=map
 	// +listMapKey=name
@@ -135,12 +136,27 @@ type Queue struct {
 	// +optional
 	MaximumCapacity *int32 `json:"maximumCapacity,omitempty"`
 
+	// State Stopped refuses new applications and lets running ones finish; YARN
+	// removes a queue only once it is stopped.
+	// +kubebuilder:validation:Enum=Running;Stopped
+	// +kubebuilder:default=Running
+	// +optional
+	State QueueState `json:"state,omitempty"`
+
 	// Submitters submit applications to this queue, and see and kill their own. Unset:
 	// spec.access.yarn.submitters, and when that is unset too, every user. The admins
 	// of spec.access.yarn submit to every queue.
 	// +optional
 	Submitters *ACLEntries `json:"submitters,omitempty"`
 }
+
+// QueueState is whether a queue takes new applications.
+type QueueState string
+
+const (
+	QueueRunning QueueState = "Running"
+	QueueStopped QueueState = "Stopped"
+)
 
 // ResourceManagerSpec sizes the ResourceManager pod.
 type ResourceManagerSpec struct {

@@ -43,6 +43,9 @@ func CapacityScheduler(in Input) map[string]string {
 		out[prefix+"maximum-capacity"] = strconv.Itoa(int(maxCapacity))
 		out[prefix+"user-limit-factor"] = "1"
 		out[prefix+"state"] = "RUNNING"
+		if q.State == v1alpha1.QueueStopped {
+			out[prefix+"state"] = "STOPPED"
+		}
 		out[prefix+"acl_submit_applications"] = submitACL(hc, q)
 		out[prefix+"acl_administer_queue"] = aclNobody
 	}

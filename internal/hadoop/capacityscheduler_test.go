@@ -146,19 +146,22 @@ func TestDeclaredQueues(t *testing.T) {
 	in.Cluster.Spec.Access.YARN.Submitters = &v1alpha1.ACLEntries{Users: []string{"alice"}}
 	in.Cluster.Spec.YARN.Queues = []v1alpha1.Queue{
 		{Name: "default", Capacity: 70},
-		{Name: "etl", Capacity: 30, MaximumCapacity: ptr.To[int32](50), Submitters: &v1alpha1.ACLEntries{Groups: []string{"etl"}}},
+		{Name: "etl", Capacity: 20, MaximumCapacity: ptr.To[int32](50), Submitters: &v1alpha1.ACLEntries{Groups: []string{"etl"}}},
+		{Name: "old", Capacity: 10, State: v1alpha1.QueueStopped},
 	}
 	cs := xmlProperties(t, build(t, in).ConfigMap.Data[FileCapacityScheduler])
 	want := map[string]string{
-		"yarn.scheduler.capacity.root.queues":                          "default,etl",
+		"yarn.scheduler.capacity.root.queues":                          "default,etl,old",
 		"yarn.scheduler.capacity.root.default.capacity":                "70",
 		"yarn.scheduler.capacity.root.default.maximum-capacity":        "100",
 		"yarn.scheduler.capacity.root.default.acl_submit_applications": "alice ",
-		"yarn.scheduler.capacity.root.etl.capacity":                    "30",
+		"yarn.scheduler.capacity.root.etl.capacity":                    "20",
 		"yarn.scheduler.capacity.root.etl.maximum-capacity":            "50",
 		"yarn.scheduler.capacity.root.etl.acl_submit_applications":     " etl",
 		"yarn.scheduler.capacity.root.etl.acl_administer_queue":        aclNobody,
 		"yarn.scheduler.capacity.root.etl.state":                       "RUNNING",
+		"yarn.scheduler.capacity.root.old.state":                       "STOPPED",
+		"yarn.scheduler.capacity.root.old.acl_submit_applications":     "alice ",
 	}
 	for k, v := range want {
 		if cs[k] != v {

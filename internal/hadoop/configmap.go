@@ -38,9 +38,9 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        ConfigMapName(hc),
-			Namespace:   hc.Namespace,
-			Labels:      clusterLabels(hc),
+			Name:      ConfigMapName(hc),
+			Namespace: hc.Namespace,
+			Labels:    clusterLabels(hc),
 			Annotations: map[string]string{
 				ConfigHashAnnotation:    hash,
 				SchedulerHashAnnotation: ConfigHash(map[string]string{FileCapacityScheduler: scheduler}),
