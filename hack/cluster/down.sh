@@ -159,6 +159,9 @@ remove_state() {
 }
 
 require_root
+# Before the lock, which netpol.sh takes itself: its rules match pods' addresses that
+# remove_network's patterns do not, and would outlive the cluster.
+"$(dirname "${BASH_SOURCE[0]}")/netpol.sh" down
 take_cluster_lock
 started_at=$SECONDS
 

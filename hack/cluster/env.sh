@@ -55,9 +55,10 @@ CLUSTER_DOMAIN=cluster.local
 # Loopback addresses the cluster DNS (dnsmasq) may listen on, in order of preference;
 # up.sh takes the first whose port 53 nobody else holds.
 CLUSTER_DNS_CANDIDATES="${HCO_CLUSTER_DNS_IP:-127.0.0.1 127.0.0.53 127.0.0.153}"
-# Pods without hostNetwork get an address on this bridge. It has no gateway address
-# and no masquerading: such pods reach each other and nothing else, so nothing in the
-# host's namespace is exposed through it.
+# Pods without hostNetwork get an address on this bridge, whose first address is
+# their gateway to the node's address (where Rook's daemons listen) and the Service
+# range, and the host's route to them, so the kubelet reaches them for their probes.
+# No default route and no masquerading: nothing beyond the host answers them.
 CLUSTER_CNI_NETWORK=hco-pods
 CLUSTER_CNI_BRIDGE=hco0
 CLUSTER_POD_CIDR=10.117.0.0/24

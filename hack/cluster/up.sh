@@ -283,11 +283,12 @@ write_configs() {
 		    {
 		      "type": "bridge",
 		      "bridge": "$CLUSTER_CNI_BRIDGE",
-		      "isGateway": false,
+		      "isGateway": true,
 		      "ipMasq": false,
 		      "ipam": {
 		        "type": "host-local",
 		        "ranges": [[{ "subnet": "$CLUSTER_POD_CIDR" }]],
+		        "routes": [{ "dst": "$CLUSTER_NODE_IP/32" }, { "dst": "$CLUSTER_SERVICE_CIDR" }],
 		        "dataDir": "$CLUSTER_CNI_DIR/ipam"
 		      }
 		    }

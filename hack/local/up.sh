@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Brings up what the demo and the end-to-end suite run on, each step idempotent: the
-# local single-node Kubernetes (hack/cluster), the local Ceph (hack/ceph), and the
+# local single-node Kubernetes (hack/cluster) with NetworkPolicy enforced
+# (hack/cluster/netpol.sh), the local Ceph (hack/ceph), and the
 # operator and Hadoop images built from this checkout and imported into the node's
 # containerd (hack/images). The operator itself is installed by each user of this
 # script (hack/local/install-operator.sh): the suite's first spec is that install.
@@ -14,6 +15,8 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 
 step "local Kubernetes (hack/cluster/up.sh)"
 "$ROOT/hack/cluster/up.sh"
+step "NetworkPolicy enforcement (hack/cluster/netpol.sh)"
+"$ROOT/hack/cluster/netpol.sh" up
 step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
 step "images (hack/images/build.sh), imported into the node's containerd"

@@ -51,8 +51,14 @@ func aclSpecs() {
 }
 
 // submitProbe submits, as user, an application whose ApplicationMaster only sleeps a
-// second, and returns its id and the submission's answer.
+// second to the default queue, and returns its id and the submission's answer.
 func submitProbe(user string) (string, int, string) {
+	GinkgoHelper()
+	return submitProbeTo(user, "default")
+}
+
+// submitProbeTo is submitProbe to another queue.
+func submitProbeTo(user, queue string) (string, int, string) {
 	GinkgoHelper()
 	c := http.Client{Timeout: 10 * time.Second}
 	base := "http://127.0.0.1:8088/ws/v1/cluster/apps"
@@ -65,9 +71,9 @@ func submitProbe(user string) (string, int, string) {
 	_ = resp.Body.Close()
 	Expect(app.ID).NotTo(BeEmpty())
 
-	submission := fmt.Sprintf(`{"application-id": %q, "application-name": "acl-probe", "queue": "default",
+	submission := fmt.Sprintf(`{"application-id": %q, "application-name": "probe", "queue": %q,
 		"am-container-spec": {"commands": {"command": "sleep 1"}}, "resource": {"memory": 512, "vCores": 1},
-		"application-type": "YARN", "max-app-attempts": 1}`, app.ID)
+		"application-type": "YARN", "max-app-attempts": 1}`, app.ID, queue)
 	resp, err = c.Post(base+"?user.name="+user, "application/json", bytes.NewBufferString(submission))
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { _ = resp.Body.Close() }()

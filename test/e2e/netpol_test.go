@@ -1,0 +1,125 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+)
+
+// guardedCluster runs on the pod network, where NetworkPolicies apply: the suite's
+// other clusters use the host's network, which no policy governs.
+const guardedCluster = "guarded"
+
+// networkPolicySpecs prove that the operator's NetworkPolicies hold where a network
+// plugin enforces them: the local cluster runs kube-router's policy controller
+// (hack/cluster/netpol.sh). The cluster is on the Rook backend, whose monitors and
+// OSDs pods on the pod network reach; it has a ResourceManager and no NodeManager,
+// which is all the ports need.
+func networkPolicySpecs() {
+	It("lets a declared RPC client reach the ResourceManager's RPC port and nothing else, and keeps other pods out", func() {
+		hc := newClusterOn(guardedCluster, rookReplicatedBackend)
+		hc.Spec.Network = v1alpha1.NetworkSpec{}
+		hc.Spec.NodeManagers.Replicas = ptr.To[int32](0)
+		hc.Spec.Access.Clients.RPC = []v1alpha1.NetworkPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"e2e-client": "rpc"}}}}
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+
+		rm := &corev1.Pod{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: guardedCluster + "-resourcemanager-0"}, rm)).To(Succeed())
+			g.Expect(rm.Spec.HostNetwork).To(BeFalse())
+			g.Expect(podReady(rm)).To(BeTrue(), "the ResourceManager is not ready: %+v", rm.Status.Conditions)
+		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+
+		client := probePod("rpc-client", rm, map[string]string{"e2e-client": "rpc"})
+		stranger := probePod("stranger", rm, nil)
+		Expect(probeResult(client)).To(Equal(fmt.Sprintf("rpc:%d=open web:%d=closed", hadoop.PortRMClient, hadoop.PortRMWeb)),
+			"a declared RPC client reaches the RPC port, not the web port")
+		Expect(probeResult(stranger)).To(Equal(fmt.Sprintf("rpc:%d=closed web:%d=closed", hadoop.PortRMClient, hadoop.PortRMWeb)),
+			"a pod nobody declared reaches neither")
+
+		for _, pod := range []*corev1.Pod{client, stranger} {
+			Expect(k8sClient.Delete(ctx, pod)).To(Succeed())
+		}
+		deleteCluster(guardedCluster)
+	})
+}
+
+// probeCommand tries each port: "open" once a connection is made within 30 tries
+// (a new pod's address reaches the policy controller's sets a moment after it
+// starts), "closed" when none is. A dropped packet looks like a timeout, so each try
+// waits 2 seconds.
+const probeCommand = `
+result=""
+for port in $RPC_PORT $WEB_PORT; do
+  state=closed
+  for i in $(seq 1 $TRIES); do
+    if timeout 2 bash -c "exec 3<>/dev/tcp/$TARGET/$port" 2>/dev/null; then state=open; break; fi
+    sleep 1
+  done
+  [ "$port" = "$RPC_PORT" ] && name=rpc || name=web
+  result="$result $name:$port=$state"
+done
+echo -n "${result# }" > /dev/termination-log
+`
+
+// probePod starts a pod on the pod network, with podLabels, that probes the
+// ResourceManager pod rm's RPC and web ports.
+func probePod(name string, rm *corev1.Pod, podLabels map[string]string) *corev1.Pod {
+	GinkgoHelper()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: podLabels},
+		Spec: corev1.PodSpec{
+			RestartPolicy:                 corev1.RestartPolicyNever,
+			TerminationGracePeriodSeconds: ptr.To[int64](0),
+			Containers: []corev1.Container{{
+				Name:            "probe",
+				Image:           rm.Spec.Containers[0].Image,
+				ImagePullPolicy: corev1.PullNever,
+				Command:         []string{"/bin/bash", "-c", probeCommand},
+				Env: []corev1.EnvVar{
+					{Name: "TARGET", Value: rm.Status.PodIP},
+					{Name: "RPC_PORT", Value: fmt.Sprint(hadoop.PortRMClient)},
+					{Name: "WEB_PORT", Value: fmt.Sprint(hadoop.PortRMWeb)},
+					// An open port answers within the first tries; a closed one never.
+					{Name: "TRIES", Value: "10"},
+				},
+			}},
+		},
+	}
+	Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+	return pod
+}
+
+// probeResult waits for a probe pod to finish and returns what it found.
+func probeResult(pod *corev1.Pod) string {
+	GinkgoHelper()
+	var result string
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), pod)).To(Succeed())
+		g.Expect(pod.Status.ContainerStatuses).NotTo(BeEmpty())
+		terminated := pod.Status.ContainerStatuses[0].State.Terminated
+		g.Expect(terminated).NotTo(BeNil(), "the probe is still running")
+		result = terminated.Message
+	}).WithTimeout(3 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+	return result
+}
+
+func podReady(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
