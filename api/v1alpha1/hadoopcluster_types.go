@@ -124,8 +124,9 @@ type Queue struct {
 	// +kubebuilder:validation:XValidation:rule="self != 'root'",message="root is the parent of every queue"
 	Name string `json:"name"`
 
-	// Capacity is the queue's guaranteed share of the cluster, in percent.
-	// +kubebuilder:validation:Minimum=0
+	// Capacity is the queue's guaranteed share of the cluster, in percent. One user
+	// may take up to maximumCapacity (the queue's user-limit-factor is their ratio).
+	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100
 	Capacity int32 `json:"capacity"`
 

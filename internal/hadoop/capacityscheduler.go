@@ -41,7 +41,7 @@ func CapacityScheduler(in Input) map[string]string {
 			maxCapacity = *q.MaximumCapacity
 		}
 		out[prefix+"maximum-capacity"] = strconv.Itoa(int(maxCapacity))
-		out[prefix+"user-limit-factor"] = "1"
+		out[prefix+"user-limit-factor"] = strconv.Itoa(int(userLimitFactor(q.Capacity, maxCapacity)))
 		out[prefix+"state"] = "RUNNING"
 		if q.State == v1alpha1.QueueStopped {
 			out[prefix+"state"] = "STOPPED"
@@ -95,4 +95,12 @@ func AdminACL(hc *v1alpha1.HadoopCluster) string {
 // commas, a space, groups separated by commas.
 func aclValue(e v1alpha1.ACLEntries) string {
 	return strings.Join(e.Users, ",") + " " + strings.Join(e.Groups, ",")
+}
+
+// userLimitFactor lets one user grow to the queue's maximum capacity. Hadoop's 1
+// holds a user to the queue's capacity, and on a small cluster a queue of 20% then
+// has room for a MapReduce ApplicationMaster and not one task: the job waits forever
+// on an idle cluster.
+func userLimitFactor(capacity, maxCapacity int32) int32 {
+	return max(1, (maxCapacity+capacity-1)/capacity)
 }

@@ -160,6 +160,8 @@ func TestDeclaredQueues(t *testing.T) {
 		"yarn.scheduler.capacity.root.etl.acl_submit_applications":     " etl",
 		"yarn.scheduler.capacity.root.etl.acl_administer_queue":        aclNobody,
 		"yarn.scheduler.capacity.root.etl.state":                       "RUNNING",
+		"yarn.scheduler.capacity.root.etl.user-limit-factor":           "3",
+		"yarn.scheduler.capacity.root.default.user-limit-factor":       "2",
 		"yarn.scheduler.capacity.root.old.state":                       "STOPPED",
 		"yarn.scheduler.capacity.root.old.acl_submit_applications":     "alice ",
 	}
