@@ -66,7 +66,9 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			Expect(pod.SecurityContext.RunAsNonRoot).To(HaveValue(BeTrue()))
 			Expect(pod.SecurityContext.SeccompProfile.Type).To(Equal(corev1.SeccompProfileTypeRuntimeDefault))
 			Expect(pod.ServiceAccountName).To(Equal(objs.ServiceAccount.Name))
-			Expect(pod.Containers).To(HaveLen(1))
+			// The ResourceManager's pod also runs the scheduler's refresher.
+			Expect(pod.Containers).To(HaveLen(len(built[i].Spec.Template.Spec.Containers)))
+			Expect(pod.Containers[0].Name).To(Equal(built[i].Spec.Template.Spec.Containers[0].Name))
 			Expect(pod.Containers[0].Image).To(Equal(testImage))
 			Expect(pod.Containers[0].SecurityContext.AllowPrivilegeEscalation).To(HaveValue(BeFalse()))
 			var keyring *corev1.SecretVolumeSource
