@@ -17,20 +17,21 @@ esac
 
 want="$(mktemp -d)"
 trap 'rm -rf "$want"' EXIT
-mkdir "$want/crds" "$want/files"
-cp config/crd/bases/*.yaml "$want/crds/"
+mkdir -p "$want/files/crds"
+cp config/crd/bases/*.yaml "$want/files/crds/"
 cp config/rbac/role.yaml "$want/files/manager-role.yaml"
 
 if $check; then
-	if ! diff -r "$want/crds" "$chart/crds" >/dev/null || ! diff "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml" >/dev/null; then
+	if ! diff -r "$want/files/crds" "$chart/files/crds" >/dev/null || ! diff "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml" >/dev/null; then
 		echo "sync-chart.sh: error: $chart differs from config/crd/bases or config/rbac/role.yaml; run 'make manifests':" >&2
-		diff -r --brief "$want/crds" "$chart/crds" >&2 || true
+		diff -r --brief "$want/files/crds" "$chart/files/crds" >&2 || true
 		diff --brief "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml" >&2 || true
 		exit 1
 	fi
 	exit 0
 fi
 # A CRD removed from config/ must leave the chart too.
-rm -f "$chart"/crds/*.yaml
-cp "$want"/crds/*.yaml "$chart/crds/"
+mkdir -p "$chart/files/crds"
+rm -f "$chart"/files/crds/*.yaml
+cp "$want"/files/crds/*.yaml "$chart/files/crds/"
 cp "$want/files/manager-role.yaml" "$chart/files/manager-role.yaml"

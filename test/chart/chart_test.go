@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -32,35 +33,72 @@ func TestLint(t *testing.T) {
 	}
 }
 
-// The chart installs the CRDs config/crd/bases holds, byte for byte: a chart whose
-// copies went stale after an API change fails here.
+// The chart installs the CRDs config/crd/bases holds, as templates, so helm upgrade
+// updates them, kept on uninstall: a chart whose copies went stale after an API change
+// fails here.
 func TestCRDsAreTheGeneratedOnes(t *testing.T) {
 	bases, err := filepath.Glob(filepath.Join(repoRoot, "config", "crd", "bases", "*.yaml"))
 	if err != nil || len(bases) == 0 {
 		t.Fatalf("no generated CRDs in config/crd/bases: %v", err)
 	}
-	copies, err := filepath.Glob(filepath.Join(chartDir(), "crds", "*.yaml"))
+	copies, err := filepath.Glob(filepath.Join(chartDir(), "files", "crds", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(baseNames(bases), baseNames(copies)); diff != "" {
-		t.Errorf("charts/hadoop-ceph-operator/crds/ holds other files than config/crd/bases/ (-generated +chart); run hack/sync-chart.sh:\n%s", diff)
+		t.Errorf("charts/hadoop-ceph-operator/files/crds/ holds other files than config/crd/bases/ (-generated +chart); run hack/sync-chart.sh:\n%s", diff)
 	}
-	out, err := helm(t, templateArgs(chartDir(), "--include-crds")...)
+	if _, err := os.Stat(filepath.Join(chartDir(), "crds")); err == nil {
+		t.Error("the chart has a crds/ folder, which helm upgrade never updates")
+	}
+	out, err := helm(t, templateArgs(chartDir())...)
 	if err != nil {
-		t.Fatalf("helm template --include-crds: %v", err)
+		t.Fatalf("helm template: %v", err)
+	}
+	rendered := decode(t, out).all("CustomResourceDefinition")
+	if len(rendered) != len(bases) {
+		t.Errorf("rendered %d CustomResourceDefinitions, want the %d of config/crd/bases: %s", len(rendered), len(bases), rendered)
 	}
 	for _, base := range bases {
-		generated, err := os.ReadFile(base)
+		raw, err := os.ReadFile(base)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(out, string(generated)) {
-			t.Errorf("the chart does not render %s as generated; run hack/sync-chart.sh", filepath.Base(base))
+		generated := decodeAs[apiextensionsv1.CustomResourceDefinition](t, decode(t, string(raw))[0])
+		m := rendered.find("CustomResourceDefinition", "", generated.Name)
+		if m == nil {
+			t.Errorf("the chart does not render %s", generated.Name)
+			continue
+		}
+		crd := decodeAs[apiextensionsv1.CustomResourceDefinition](t, *m)
+		if diff := cmp.Diff(generated.Spec, crd.Spec); diff != "" {
+			t.Errorf("%s differs from config/crd/bases (-generated +rendered); run hack/sync-chart.sh:\n%s", generated.Name, diff)
+		}
+		if crd.Annotations["helm.sh/resource-policy"] != "keep" {
+			t.Errorf("%s lacks helm.sh/resource-policy: keep, so helm uninstall would delete every object of its kind", crd.Name)
+		}
+		if crd.Labels["app.kubernetes.io/managed-by"] != "Helm" {
+			t.Errorf("%s labels %v lack the release's", crd.Name, crd.Labels)
 		}
 	}
-	if crds := decode(t, out).all("CustomResourceDefinition"); len(crds) != len(bases) {
-		t.Errorf("rendered %d CustomResourceDefinitions, want the %d of config/crd/bases: %s", len(crds), len(bases), crds)
+}
+
+func TestCRDValues(t *testing.T) {
+	out, err := helm(t, templateArgs(chartDir(), "--set", "crds.install=false")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if crds := decode(t, out).all("CustomResourceDefinition"); len(crds) != 0 {
+		t.Errorf("crds.install=false rendered %d CustomResourceDefinitions", len(crds))
+	}
+	out, err = helm(t, templateArgs(chartDir(), "--set", "crds.keep=false")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range decode(t, out).all("CustomResourceDefinition") {
+		if _, kept := m.Annotations["helm.sh/resource-policy"]; kept {
+			t.Errorf("crds.keep=false still keeps %s", m.Name)
+		}
 	}
 }
 
@@ -435,7 +473,7 @@ func TestNotes(t *testing.T) {
 		want, avoid []string
 	}{
 		"defaults": {
-			want:  []string{"in every namespace", "StorageBackend", "HadoopCluster", "BenchmarkRun", "kubectl get -n <namespace> storagebackends,hadoopclusters,benchmarkruns", "rollout status deployment/" + fullname},
+			want: []string{"in every namespace", "StorageBackend", "HadoopCluster", "BenchmarkRun", "kubectl get -n <namespace> storagebackends,hadoopclusters,benchmarkruns", "rollout status deployment/" + fullname},
 			// The project has no public address: NOTES point at paths of its repository.
 			avoid: []string{"WARNING", "github.com"},
 		},

@@ -23,6 +23,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -37,6 +38,7 @@ func newScheme() *runtime.Scheme {
 	Expect(clientgoscheme.AddToScheme(s)).To(Succeed())
 	Expect(v1alpha1.AddToScheme(s)).To(Succeed())
 	Expect(cephv1.AddToScheme(s)).To(Succeed())
+	Expect(apiextensionsv1.AddToScheme(s)).To(Succeed())
 	return s
 }
 

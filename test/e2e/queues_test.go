@@ -39,7 +39,8 @@ func queueSpecs() {
 			} `json:"app"`
 		}
 		Expect(json.Unmarshal(data, &app)).To(Succeed())
-		Expect(app.App.Queue).To(Equal("batch"))
+		// Hadoop 3.4 names a queue by its path.
+		Expect(app.App.Queue).To(Equal("root.batch"))
 
 		By("stopping it, then removing it, as YARN requires")
 		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 90}, {Name: "batch", Capacity: 10, State: v1alpha1.QueueStopped}})
