@@ -122,7 +122,7 @@ var _ = Describe("HadoopCluster access", Label("envtest"), func() {
 			ContainSubstring("<name>yarn.admin.acl</name>\n    <value>hadoop </value>")))
 		Expect(rendered(hadoop.FileCapacityScheduler)(Default)).To(ContainSubstring("<name>yarn.scheduler.capacity.root.default.acl_submit_applications</name>\n    <value>*</value>"))
 
-		By("changing the lists, which rolls the pods to the new configuration")
+		By("changing the admins, which rolls the pods (yarn.admin.acl is in yarn-site.xml), and the submitters")
 		before := fresh(hc)(Default).Status.ConfigHash
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) {
 			s.Access.YARN.Admins = v1alpha1.ACLEntries{Users: []string{"ops"}, Groups: []string{"hadoop-admins"}}

@@ -172,22 +172,33 @@ func TestDeclaredQueues(t *testing.T) {
 	}
 }
 
-// Queues change without a restart: a new capacity-scheduler.xml changes the ConfigMap
-// and nothing else, not even the hash the pod templates carry.
+// Queues and their submitters change without a restart: a new capacity-scheduler.xml
+// changes the ConfigMap and nothing else, not even the hash the pod templates carry.
 func TestQueueChangeRollsNothing(t *testing.T) {
-	in := replicatedInput(t)
-	before := build(t, in)
-	in.Cluster = in.Cluster.DeepCopy()
-	in.Cluster.Spec.YARN.Queues = []v1alpha1.Queue{{Name: "default", Capacity: 50}, {Name: "adhoc", Capacity: 50}}
-	after := build(t, in)
-	if got := changed(t, before, after); len(got) != 1 || !got["ConfigMap/"+ConfigMapName(in.Cluster)] {
-		t.Errorf("changed %v, want the ConfigMap only", got)
-	}
-	if before.ConfigHash != after.ConfigHash {
-		t.Error("the configuration hash changed, which would roll every pod")
-	}
-	if before.ConfigMap.Annotations[SchedulerHashAnnotation] == after.ConfigMap.Annotations[SchedulerHashAnnotation] {
-		t.Error("the scheduler's hash did not change")
+	for name, change := range map[string]func(*v1alpha1.HadoopClusterSpec){
+		"queues": func(s *v1alpha1.HadoopClusterSpec) {
+			s.YARN.Queues = []v1alpha1.Queue{{Name: "default", Capacity: 50}, {Name: "adhoc", Capacity: 50}}
+		},
+		"submitters": func(s *v1alpha1.HadoopClusterSpec) {
+			s.Access.YARN.Submitters = &v1alpha1.ACLEntries{Users: []string{"alice"}}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := replicatedInput(t)
+			before := build(t, in)
+			in.Cluster = in.Cluster.DeepCopy()
+			change(&in.Cluster.Spec)
+			after := build(t, in)
+			if got := changed(t, before, after); len(got) != 1 || !got["ConfigMap/"+ConfigMapName(in.Cluster)] {
+				t.Errorf("changed %v, want the ConfigMap only", got)
+			}
+			if before.ConfigHash != after.ConfigHash {
+				t.Error("the configuration hash changed, which would roll every pod")
+			}
+			if before.ConfigMap.Annotations[SchedulerHashAnnotation] == after.ConfigMap.Annotations[SchedulerHashAnnotation] {
+				t.Error("the scheduler's hash did not change")
+			}
+		})
 	}
 }
 
