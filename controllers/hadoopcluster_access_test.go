@@ -54,11 +54,13 @@ var _ = Describe("HadoopCluster access", Label("envtest"), func() {
 
 			By("admitting the cluster's own pods, benchmark stages included, on every port")
 			rules := np.Spec.Ingress
-			if c == hadoop.ResourceManager {
+			// The operator reads the ResourceManager's REST API, and a leaving
+			// NodeManager's node ID from its own.
+			if web, reads := map[hadoop.Component]int32{hadoop.ResourceManager: hadoop.PortRMWeb, hadoop.NodeManager: hadoop.PortNMWeb}[c]; reads {
 				Expect(rules).To(HaveLen(4))
 				Expect(rules[1].From).To(Equal([]networkingv1.NetworkPolicyPeer{*operatorPeer}), "the operator reads the REST API")
 				Expect(rules[1].Ports).To(HaveLen(1))
-				Expect(rules[1].Ports[0].Port.IntVal).To(BeEquivalentTo(hadoop.PortRMWeb))
+				Expect(rules[1].Ports[0].Port.IntVal).To(BeEquivalentTo(web))
 				rules = append(rules[:1:1], rules[2:]...)
 			}
 			Expect(rules).To(HaveLen(3))

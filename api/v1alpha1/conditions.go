@@ -123,6 +123,9 @@ const (
 	ReasonPodsNotReady = "PodsNotReady"
 	// ReasonRollingUpdate: pods are being replaced with the current template.
 	ReasonRollingUpdate = "RollingUpdate"
+	// ReasonDecommissioning: NodeManagers are being decommissioned by YARN before the
+	// StatefulSet is scaled down.
+	ReasonDecommissioning = "Decommissioning"
 	// ReasonDisabled: the component is switched off in the spec.
 	ReasonDisabled = "Disabled"
 	// ReasonChildConflict: an object with the name of one of the cluster's children
@@ -136,6 +139,12 @@ const (
 	EventReasonConfigChanged = "ConfigChanged"
 	// EventReasonScaled: the NodeManager StatefulSet was given a new replica count.
 	EventReasonScaled = "Scaled"
+	// EventReasonDecommissioning: YARN was asked to decommission NodeManagers before a
+	// scale-down.
+	EventReasonDecommissioning = "Decommissioning"
+	// EventReasonDecommissionTimedOut: a Warning that the NodeManagers were not
+	// decommissioned by the deadline and the StatefulSet was lowered anyway.
+	EventReasonDecommissionTimedOut = "DecommissionTimedOut"
 	// EventReasonReplaced: a StatefulSet whose immutable fields had to change was
 	// deleted, leaving its pods running, to be created anew.
 	EventReasonReplaced = "Replaced"

@@ -209,6 +209,18 @@ type NodeManagerSpec struct {
 	// +optional
 	LocalDirs LocalDirs `json:"localDirs,omitzero"`
 
+	// DecommissionTimeoutSeconds bounds a graceful decommission. Before the replicas go
+	// down, the operator has YARN decommission the NodeManagers that go: they take no
+	// new containers, and keep running those they have, and serving the map outputs of
+	// the applications that ran there, until these finish or this many seconds have
+	// passed. Only then is the StatefulSet lowered. 0 lowers it at once, and the
+	// containers on the removed pods are killed and retried elsewhere.
+	// +kubebuilder:default=3600
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=604800
+	// +optional
+	DecommissionTimeoutSeconds *int32 `json:"decommissionTimeoutSeconds,omitempty"`
+
 	// TerminationGracePeriodSeconds bounds a NodeManager's shutdown: it stops its
 	// containers, whose JVMs close their CephFS sessions, and leaves the ResourceManager.
 	// +kubebuilder:default=120
@@ -365,7 +377,7 @@ type HadoopConfig struct {
 	// +kubebuilder:validation:MaxProperties=256
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Hadoop property names: 1 to 256 printable ASCII characters without spaces"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['yarn.resourcemanager.hostname', 'yarn.resourcemanager.bind-host', 'yarn.resourcemanager.address', 'yarn.resourcemanager.scheduler.address', 'yarn.resourcemanager.resource-tracker.address', 'yarn.resourcemanager.admin.address', 'yarn.resourcemanager.webapp.address', 'yarn.nodemanager.hostname', 'yarn.nodemanager.bind-host', 'yarn.nodemanager.address', 'yarn.nodemanager.localizer.address', 'yarn.nodemanager.webapp.address', 'yarn.nodemanager.local-dirs', 'yarn.nodemanager.log-dirs', 'yarn.nodemanager.resource.memory-mb', 'yarn.nodemanager.resource.cpu-vcores', 'yarn.acl.enable', 'yarn.admin.acl']))",message="must not set the yarn.resourcemanager.* or yarn.nodemanager.* hostname, address or bind-host keys, yarn.nodemanager.local-dirs, yarn.nodemanager.log-dirs, yarn.nodemanager.resource.memory-mb, yarn.nodemanager.resource.cpu-vcores, yarn.acl.enable or yarn.admin.acl: the operator derives them from its Services and volumes, from spec.nodeManagers.resources (or spec.nodeManagers.yarn) and from spec.access.yarn"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['yarn.resourcemanager.hostname', 'yarn.resourcemanager.bind-host', 'yarn.resourcemanager.address', 'yarn.resourcemanager.scheduler.address', 'yarn.resourcemanager.resource-tracker.address', 'yarn.resourcemanager.admin.address', 'yarn.resourcemanager.webapp.address', 'yarn.nodemanager.hostname', 'yarn.nodemanager.bind-host', 'yarn.nodemanager.address', 'yarn.nodemanager.localizer.address', 'yarn.nodemanager.webapp.address', 'yarn.nodemanager.local-dirs', 'yarn.nodemanager.log-dirs', 'yarn.nodemanager.resource.memory-mb', 'yarn.nodemanager.resource.cpu-vcores', 'yarn.acl.enable', 'yarn.admin.acl', 'yarn.resourcemanager.nodes.exclude-path']))",message="must not set the yarn.resourcemanager.* or yarn.nodemanager.* hostname, address or bind-host keys, yarn.nodemanager.local-dirs, yarn.nodemanager.log-dirs, yarn.nodemanager.resource.memory-mb, yarn.nodemanager.resource.cpu-vcores, yarn.acl.enable, yarn.admin.acl or yarn.resourcemanager.nodes.exclude-path: the operator derives them from its Services and volumes, from spec.nodeManagers.resources (or spec.nodeManagers.yarn), from spec.access.yarn, and from scale-downs, which it decommissions"
 	// +optional
 	YarnSite map[string]string `json:"yarnSite,omitempty"`
 
@@ -697,6 +709,11 @@ type HadoopClusterStatus struct {
 	// +optional
 	NodeManagers string `json:"nodeManagers,omitempty"`
 
+	// Decommissioning is the scale-down in progress: the NodeManagers YARN is
+	// decommissioning before the StatefulSet is lowered to spec.nodeManagers.replicas.
+	// +optional
+	Decommissioning *Decommissioning `json:"decommissioning,omitempty"`
+
 	// NodeManagerSelector is the label selector of the NodeManager pods, for the scale
 	// subresource (and so for autoscalers).
 	// +optional
@@ -719,6 +736,45 @@ type HadoopClusterStatus struct {
 	// annotation, so a change rolls them.
 	// +optional
 	ConfigHash string `json:"configHash,omitempty"`
+}
+
+// Decommissioning is a graceful scale-down of the NodeManagers.
+type Decommissioning struct {
+	// Replicas is what the NodeManagers' StatefulSet is lowered to once the nodes
+	// below are decommissioned.
+	Replicas int32 `json:"replicas"`
+
+	// StartTime is when the operator first asked YARN to decommission them.
+	StartTime metav1.Time `json:"startTime"`
+
+	// Deadline is when the StatefulSet is lowered whatever YARN reports: the
+	// decommission timeout and a minute for the ResourceManager to act on it.
+	Deadline metav1.Time `json:"deadline"`
+
+	// Nodes are the leaving NodeManagers, one per pod.
+	// +listType=atomic
+	// +optional
+	Nodes []DecommissioningNode `json:"nodes,omitempty"`
+}
+
+// DecommissioningNode is one leaving NodeManager as YARN reports it.
+type DecommissioningNode struct {
+	// Pod is the NodeManager's pod.
+	Pod string `json:"pod"`
+
+	// NodeID is the NodeManager's YARN node ID (host:port); empty when it is not
+	// registered with the ResourceManager.
+	// +optional
+	NodeID string `json:"nodeID,omitempty"`
+
+	// State is YARN's state of the node: RUNNING until the ResourceManager has read
+	// its exclude list, then DECOMMISSIONING, then DECOMMISSIONED.
+	// +optional
+	State string `json:"state,omitempty"`
+
+	// Containers is the number of YARN containers still running on the node.
+	// +optional
+	Containers int32 `json:"containers,omitempty"`
 }
 
 // HadoopCluster runs YARN ResourceManager and NodeManagers on CephFS.

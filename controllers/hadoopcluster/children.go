@@ -39,7 +39,12 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
 		return r.reportConfigHash(ctx, p)
 	}
-	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Defaults: hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
+	decommission, err := r.planDecommission(ctx, p)
+	if err != nil {
+		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
+	}
+	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Decommission: decommission,
+		Defaults: hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
 	if err != nil {
 		// Only a spec change can fix this, and that brings a new pass: no requeue.
 		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
@@ -60,6 +65,9 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 			// The cache may not have seen this pass's write yet.
 			hc.Status.ConfigHash = objs.ConfigHash
 		}
+	}
+	if err := r.refreshSchedulerFiles(ctx, p, objs.ConfigMap); err != nil {
+		return p.Failed(v1alpha1.ConditionResourceManagerReady, err)
 	}
 	if objs.JobHistory == nil {
 		if err := r.removeJobHistory(ctx, p); err != nil {

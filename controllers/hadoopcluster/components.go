@@ -52,6 +52,9 @@ func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) erro
 	if err := r.reportComponent(ctx, p, hadoop.NodeManager, nm); err != nil {
 		return err
 	}
+	if d := st.Decommissioning; d != nil {
+		p.False(v1alpha1.ConditionNodeManagersReady, v1alpha1.ReasonDecommissioning, decommissionMessage(d, p.decommissionProblem))
+	}
 
 	if !jobHistoryEnabled(hc) {
 		p.False(v1alpha1.ConditionJobHistoryReady, v1alpha1.ReasonDisabled, "spec.jobHistory.enabled is false: no JobHistory server runs")

@@ -36,6 +36,9 @@ type Reconciler struct {
 	// workloads holds the Hadoop pods and the nodes, trimmed to the few fields the
 	// status needs; SetupWithManager creates it.
 	workloads client.Reader
+	// yarn reads the ResourceManagers' and NodeManagers' REST APIs during a
+	// decommission; SetupWithManager makes a *yarn.Client when it is nil.
+	yarn yarnNodes
 	// APIs are the optional APIs served when the operator started.
 	APIs lifecycle.APIs
 	// applied spares passes the requests that would change nothing.
@@ -51,6 +54,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=monitoring.coreos.com,resources=podmonitors,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods;nodes,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=patch
 // +kubebuilder:rbac:groups=k8s.cni.cncf.io,resources=network-attachment-definitions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
@@ -87,6 +91,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		// watch event the controller ignores: a stale pass is repeated shortly rather
 		// than reported as an error.
 		result = lifecycle.Requeue(o, retErr)
+		if result.IsZero() && retErr == nil && p.requeueAfter > 0 {
+			result.RequeueAfter = p.requeueAfter
+		}
 	}()
 
 	res, err := r.reconcileStorage(ctx, p)

@@ -2,6 +2,8 @@ package hadoopcluster
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -30,6 +32,11 @@ type clusterPass struct {
 	built *hadoop.Objects
 	// podMonitorApplied says that the pass applied the cluster's PodMonitor.
 	podMonitorApplied bool
+	// requeueAfter asks for another pass this soon, for what no watch reports: a
+	// decommission's progress in YARN.
+	requeueAfter time.Duration
+	// decommissionProblem says what keeps the pass from following a decommission.
+	decommissionProblem string
 }
 
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
@@ -108,6 +115,15 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 			ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hadoop.NetworkPolicyName(hc, hadoop.NodeManager)},
 		}
 		r.record(hc, related, corev1.EventTypeWarning, v1alpha1.EventReasonNetworkPoliciesIneffective, "Apply", networkPoliciesIneffective)
+	}
+	if d := after.Decommissioning; d != nil && (before.Decommissioning == nil || before.Decommissioning.Replicas != d.Replicas) {
+		var pods []string
+		for _, n := range d.Nodes {
+			pods = append(pods, n.Pod)
+		}
+		r.event(hc, v1alpha1.EventReasonDecommissioning, "Scale",
+			fmt.Sprintf("Decommissioning NodeManagers %s in YARN before scaling to %d, until %s at the latest",
+				strings.Join(pods, ", "), d.Replicas, d.Deadline.UTC().Format(time.RFC3339)))
 	}
 	if before.NodeManagers != "" && after.NodeManagers != "" && before.DesiredNodeManagers != after.DesiredNodeManagers {
 		r.event(hc, v1alpha1.EventReasonScaled, "Scale",

@@ -34,6 +34,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
 // SetupWithManager watches every input of a cluster, so that no pass has to poll:
@@ -50,6 +51,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	r.workloads = workloads
+	if r.yarn == nil {
+		r.yarn = yarn.NewClient(hadoop.HadoopUser)
+	}
 
 	// Spec changes only: the status this controller writes must not bring another pass.
 	specChanged := predicate.GenerationChangedPredicate{}
@@ -160,21 +164,30 @@ func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error
 	})
 }
 
-// trimPod keeps what maps a pod to its cluster and its PodScheduled condition.
+// trimPod keeps what maps a pod to its cluster, its PodScheduled and Ready conditions,
+// what a decommission asks its NodeManager at (its address), and the
+// ResourceManager's scheduler hash (refresh.go).
 func trimPod(obj any) (any, error) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return obj, nil
 	}
 	out := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
-		Name:            pod.Name,
-		Namespace:       pod.Namespace,
-		UID:             pod.UID,
-		ResourceVersion: pod.ResourceVersion,
-		Labels:          pod.Labels,
+		Name:              pod.Name,
+		Namespace:         pod.Namespace,
+		UID:               pod.UID,
+		ResourceVersion:   pod.ResourceVersion,
+		Labels:            pod.Labels,
+		DeletionTimestamp: pod.DeletionTimestamp,
 	}}
-	if c := podScheduled(pod); c != nil {
-		out.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message}}
+	if h, ok := pod.Annotations[hadoop.SchedulerHashAnnotation]; ok {
+		out.Annotations = map[string]string{hadoop.SchedulerHashAnnotation: h}
+	}
+	out.Status.PodIP = pod.Status.PodIP
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodScheduled || c.Type == corev1.PodReady {
+			out.Status.Conditions = append(out.Status.Conditions, corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message})
+		}
 	}
 	return out, nil
 }

@@ -8,21 +8,26 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-func TestTrimPodKeepsOwnerLabelsAndScheduling(t *testing.T) {
+func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAndAddress(t *testing.T) {
 	scheduled := corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: "0/3 nodes are available"}
+	ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7",
-			Labels:        map[string]string{"app.kubernetes.io/instance": "a"},
-			Annotations:   map[string]string{"k8s.v1.cni.cncf.io/networks": "[]"},
+			Labels: map[string]string{"app.kubernetes.io/instance": "a"},
+			Annotations: map[string]string{"k8s.v1.cni.cncf.io/networks": "[]",
+				hadoop.SchedulerHashAnnotation: "0123"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubelet"}},
 		},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 		Status: corev1.PodStatus{
 			Phase:      corev1.PodPending,
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}, scheduled},
+			PodIP:      "10.1.2.3",
+			Conditions: []corev1.PodCondition{ready, {Type: corev1.ContainersReady, Status: corev1.ConditionFalse}, scheduled},
 		},
 	}
 	got, err := trimPod(pod)
@@ -30,8 +35,9 @@ func TestTrimPodKeepsOwnerLabelsAndScheduling(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7", Labels: pod.Labels},
-		Status:     corev1.PodStatus{Conditions: []corev1.PodCondition{scheduled}},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7", Labels: pod.Labels,
+			Annotations: map[string]string{hadoop.SchedulerHashAnnotation: "0123"}},
+		Status: corev1.PodStatus{PodIP: "10.1.2.3", Conditions: []corev1.PodCondition{ready, scheduled}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("trimPod = %+v, want %+v", got, want)

@@ -238,3 +238,18 @@ func TestResourceManagerReadsTheSchedulerFromADirectoryMount(t *testing.T) {
 		t.Errorf("hadoop-env.sh does not put %s first on the classpath:\n%s", SchedulerConfDir, env)
 	}
 }
+
+func TestNodesExcludeXML(t *testing.T) {
+	empty := NodesExcludeXML(nil)
+	if strings.Contains(empty, "<host>") || !strings.Contains(empty, "<hosts>") {
+		t.Errorf("without a decommission the file lists no host:\n%s", empty)
+	}
+	got := NodesExcludeXML(&Decommission{Hosts: []string{"nm-1.nm.ns.svc", "10.0.0.7"}, TimeoutSeconds: 600})
+	for _, want := range []string{
+		"<host><name>10.0.0.7</name><timeout>600</timeout></host>\n  <host><name>nm-1.nm.ns.svc</name>",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("exclude file lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -17,6 +17,10 @@ const (
 	// ResourceManager's pod mounts it as a directory, which follows ConfigMap
 	// updates, and reloads it (SchedulerRefresher).
 	FileCapacityScheduler = "capacity-scheduler.xml"
+	// FileNodesExclude lists the NodeManagers being decommissioned. Like
+	// capacity-scheduler.xml it is outside the configuration hash and read again on
+	// change; its name must end in .xml for YARN to read the timeouts in it.
+	FileNodesExclude = "nodes-exclude.xml"
 )
 
 // configFiles are mounted over the image's files and roll the pods when they change.
@@ -35,6 +39,7 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 	hash := ConfigHash(data)
 	scheduler := ConfigurationXML(CapacityScheduler(in))
 	data[FileCapacityScheduler] = scheduler
+	data[FileNodesExclude] = NodesExcludeXML(in.Decommission)
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -43,7 +48,7 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 			Labels:    clusterLabels(hc),
 			Annotations: map[string]string{
 				ConfigHashAnnotation:    hash,
-				SchedulerHashAnnotation: ConfigHash(map[string]string{FileCapacityScheduler: scheduler}),
+				SchedulerHashAnnotation: ConfigHash(map[string]string{FileCapacityScheduler: scheduler, FileNodesExclude: data[FileNodesExclude]}),
 			},
 		},
 		Data: data,

@@ -17,6 +17,8 @@ type Input struct {
 	Cluster  *v1alpha1.HadoopCluster
 	Storage  Storage
 	Defaults Defaults
+	// Decommission is the scale-down in progress; nil when none is.
+	Decommission *Decommission
 }
 
 // Storage is what a HadoopCluster takes from its Ready StorageBackend. The monitors

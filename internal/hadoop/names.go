@@ -34,8 +34,12 @@ const ConfigHashAnnotation = "hadoopceph.io/config-hash"
 // DefaultContainerAnnotation names the container kubectl picks in a pod of several.
 const DefaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
 
-// SchedulerHashAnnotation carries the hash of capacity-scheduler.xml on the
-// ConfigMap. The pods do not carry it: the ResourceManager reloads the file in place.
+// SchedulerHashAnnotation carries the hash of the files the ResourceManager reads
+// again in place, capacity-scheduler.xml and the exclude file, on the ConfigMap. Pod
+// templates do not carry it, since a change must not roll the ResourceManager; the
+// operator sets it on the ResourceManager's pod itself, because a pod's update has the
+// kubelet refresh the pod's ConfigMap volumes at once instead of at its next periodic
+// sync, up to a minute or more later.
 const SchedulerHashAnnotation = "hadoopceph.io/scheduler-hash"
 
 // Names of a cluster's children. The API limits cluster names to 36 characters, so

@@ -68,9 +68,10 @@ func networkPolicy(in Input, c Component) *networkingv1.NetworkPolicy {
 			MatchLabels: map[string]string{LabelName: AppName, LabelInstance: hc.Name},
 		}}},
 	}}
-	if op := in.Defaults.Operator; op != nil && c == ResourceManager {
-		// The operator follows benchmark stages through the ResourceManager's REST
-		// API (internal/yarn), and reads nothing else of the daemons.
+	if op := in.Defaults.Operator; op != nil && (c == ResourceManager || c == NodeManager) {
+		// The operator follows benchmark stages and decommissions through the
+		// ResourceManager's REST API (internal/yarn), and asks a leaving NodeManager
+		// for its node ID through its own; it reads nothing else of the daemons.
 		ingress = append(ingress, networkingv1.NetworkPolicyIngressRule{
 			From:  []networkingv1.NetworkPolicyPeer{*op.DeepCopy()},
 			Ports: []networkingv1.NetworkPolicyPort{tcpPort(PortFor(c, metricsPort))},

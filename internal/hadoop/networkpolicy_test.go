@@ -115,10 +115,15 @@ func TestNetworkPoliciesOpenTheClientsPorts(t *testing.T) {
 	}
 }
 
-// The operator reads the ResourceManager's REST API, and nothing else of the daemons.
+// The operator reads the ResourceManager's REST API and the NodeManagers' (a leaving
+// NodeManager's node ID), and nothing else of the daemons.
 func TestNetworkPoliciesAdmitTheOperator(t *testing.T) {
 	in := replicatedInput(t)
 	in.Defaults.Operator = helmOperator
+	webPorts := map[string]int32{
+		NetworkPolicyName(in.Cluster, ResourceManager): PortRMWeb,
+		NetworkPolicyName(in.Cluster, NodeManager):     PortNMWeb,
+	}
 	for _, np := range build(t, in).NetworkPolicies {
 		var admitted []networkingv1.NetworkPolicyIngressRule
 		for _, rule := range np.Spec.Ingress {
@@ -126,14 +131,15 @@ func TestNetworkPoliciesAdmitTheOperator(t *testing.T) {
 				admitted = append(admitted, rule)
 			}
 		}
-		if np.Name != NetworkPolicyName(in.Cluster, ResourceManager) {
+		port, ok := webPorts[np.Name]
+		if !ok {
 			if len(admitted) > 0 {
 				t.Errorf("%s admits the operator: %+v", np.Name, admitted)
 			}
 			continue
 		}
-		if len(admitted) != 1 || len(admitted[0].Ports) != 1 || admitted[0].Ports[0].Port.IntVal != PortRMWeb {
-			t.Errorf("%s admits the operator by %+v, want one rule for port %d", np.Name, admitted, PortRMWeb)
+		if len(admitted) != 1 || len(admitted[0].Ports) != 1 || admitted[0].Ports[0].Port.IntVal != port {
+			t.Errorf("%s admits the operator by %+v, want one rule for port %d", np.Name, admitted, port)
 		}
 	}
 }

@@ -11,12 +11,16 @@ const (
 	SchedulerRefresher = "scheduler-refresh"
 )
 
-// schedulerVolume is capacity-scheduler.xml alone, from the configuration ConfigMap,
-// mounted as a directory so the kubelet replaces the file when the ConfigMap changes.
+// schedulerVolume is capacity-scheduler.xml and the exclude file, from the
+// configuration ConfigMap, mounted as a directory so the kubelet replaces the files
+// when the ConfigMap changes.
 func schedulerVolume(in Input) corev1.Volume {
 	return corev1.Volume{Name: volumeScheduler, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 		LocalObjectReference: corev1.LocalObjectReference{Name: ConfigMapName(in.Cluster)},
-		Items:                []corev1.KeyToPath{{Key: FileCapacityScheduler, Path: FileCapacityScheduler}},
+		Items: []corev1.KeyToPath{
+			{Key: FileCapacityScheduler, Path: FileCapacityScheduler},
+			{Key: FileNodesExclude, Path: FileNodesExclude},
+		},
 	}}}
 }
 
@@ -24,24 +28,42 @@ func schedulerMount() corev1.VolumeMount {
 	return corev1.VolumeMount{Name: volumeScheduler, MountPath: SchedulerConfDir, ReadOnly: true}
 }
 
-// refreshScript watches capacity-scheduler.xml and, when its content changes, asks
-// the ResourceManager to reload its queues, as its admin HadoopUser. The file's
-// content when the container starts is what the ResourceManager loaded when it
-// started. A refresh YARN refuses (a removed queue that still has applications, a
-// queue made smaller than its running share allows) is tried again every minute,
-// and its error is in this container's log.
+// refreshScript watches capacity-scheduler.xml and the exclude file and, when one's
+// content changes, asks the ResourceManager to read it again, as its admin
+// HadoopUser: the queues with -refreshQueues, the exclude list with a graceful
+// -refreshNodes that the ResourceManager itself tracks (-server), so a timeout runs
+// out even when nobody is watching. A file's content when the container starts is
+// what the ResourceManager loaded when it started. A refresh YARN refuses (a removed
+// queue that still has applications, a queue made smaller than its running share
+// allows) is tried again every minute, and its error is in this container's log.
 const refreshScript = `set -u
-f=` + SchedulerConfDir + `/` + FileCapacityScheduler + `
-applied="$(cksum < "$f")"
+dir=` + SchedulerConfDir + `
+queues="$(cksum < "$dir/` + FileCapacityScheduler + `")"
+nodes="$(cksum < "$dir/` + FileNodesExclude + `")"
 while sleep 10; do
-  now="$(cksum < "$f")"
-  [ "$now" = "$applied" ] && continue
-  echo "capacity-scheduler.xml changed: refreshing the queues"
-  if yarn rmadmin -refreshQueues; then
-    applied="$now"
-    echo "queues refreshed"
-  else
-    echo "the ResourceManager refused the new queues; trying again in a minute"
+  refused=0
+  now="$(cksum < "$dir/` + FileNodesExclude + `")"
+  if [ "$now" != "$nodes" ]; then
+    echo "` + FileNodesExclude + ` changed: refreshing the nodes, gracefully"
+    if yarn rmadmin -refreshNodes -g -server; then
+      nodes="$now"
+      echo "nodes refreshed"
+    else
+      refused=1
+    fi
+  fi
+  now="$(cksum < "$dir/` + FileCapacityScheduler + `")"
+  if [ "$now" != "$queues" ]; then
+    echo "` + FileCapacityScheduler + ` changed: refreshing the queues"
+    if yarn rmadmin -refreshQueues; then
+      queues="$now"
+      echo "queues refreshed"
+    else
+      refused=1
+    fi
+  fi
+  if [ "$refused" = 1 ]; then
+    echo "the ResourceManager refused a refresh; trying again in a minute"
     sleep 50
   fi
 done

@@ -69,8 +69,9 @@ func JobHistoryStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 }
 
 // NodeManagerStatefulSet runs the NodeManagers. Its replicas are
-// spec.nodeManagers.replicas and nothing else in it depends on them, so scaling
-// changes only that field.
+// spec.nodeManagers.replicas, or the current count while the leaving NodeManagers
+// are decommissioned, and nothing else in it depends on them, so scaling changes only
+// that field.
 func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	hc := in.Cluster
 	nm, net := hc.Spec.NodeManagers, hc.Spec.Network
@@ -118,7 +119,7 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 		r.volumes = []corev1.Volume{{Name: volumeYARNData, VolumeSource: corev1.VolumeSource{EmptyDir: source}}}
 	}
 
-	sts := statefulSet(in, nm.Replicas, r, configHash)
+	sts := statefulSet(in, nodeManagerReplicas(in), r, configHash)
 	// NodeManagers do not depend on one another; starting and stopping them one by
 	// one would only slow scaling down.
 	sts.Spec.PodManagementPolicy = appsv1.ParallelPodManagement

@@ -25,6 +25,7 @@ var OwnedYarnSiteKeys = []string{
 	"yarn.nodemanager.resource.cpu-vcores",
 	"yarn.acl.enable",
 	"yarn.admin.acl",
+	"yarn.resourcemanager.nodes.exclude-path",
 }
 
 // allocationIncrementMiB is yarn.scheduler.minimum-allocation-mb. Hadoop's 1024 would
@@ -72,6 +73,10 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// Container logs outlive the NodeManager pod on CephFS.
 		"yarn.log-aggregation-enable":         "true",
 		"yarn.nodemanager.remote-app-log-dir": systemDir(hc) + "/app-logs",
+
+		// The NodeManagers a scale-down removes are listed here, with their timeouts,
+		// while YARN decommissions them (decommission.go).
+		"yarn.resourcemanager.nodes.exclude-path": SchedulerConfDir + "/" + FileNodesExclude,
 
 		// The ResourceManager keeps its state on CephFS, so a restart (a config
 		// change, a node drain) keeps running applications.

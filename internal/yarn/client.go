@@ -46,11 +46,32 @@ func (c *Client) ApplicationsByTag(ctx context.Context, baseURL, tag string) ([]
 		return nil, fmt.Errorf("ResourceManager address %q: %w", baseURL, err)
 	}
 	u = u.JoinPath("ws", "v1", "cluster", "apps")
-	q := url.Values{"applicationTags": {strings.ToLower(tag)}}
-	if c.user != "" {
-		q.Set("user.name", c.user)
+	u.RawQuery = url.Values{"applicationTags": {strings.ToLower(tag)}}.Encode()
+	body, err := c.get(ctx, u)
+	if err != nil {
+		return nil, err
 	}
-	u.RawQuery = q.Encode()
+	apps, err := DecodeApplications(body)
+	if err != nil {
+		return nil, err
+	}
+	tagged := apps[:0]
+	for _, a := range apps {
+		if a.HasTag(tag) {
+			tagged = append(tagged, a)
+		}
+	}
+	return tagged, nil
+}
+
+// get reads u as the client's user and returns the answer's body, refusing answers
+// other than 200 and those larger than maxResponseBytes.
+func (c *Client) get(ctx context.Context, u *url.URL) ([]byte, error) {
+	if c.user != "" {
+		q := u.Query()
+		q.Set("user.name", c.user)
+		u.RawQuery = q.Encode()
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), http.NoBody)
 	if err != nil {
 		return nil, err
@@ -71,15 +92,5 @@ func (c *Client) ApplicationsByTag(ctx context.Context, baseURL, tag string) ([]
 	if len(body) > maxResponseBytes {
 		return nil, fmt.Errorf("GET %s: the answer is larger than %d bytes", u, maxResponseBytes)
 	}
-	apps, err := DecodeApplications(body)
-	if err != nil {
-		return nil, err
-	}
-	tagged := apps[:0]
-	for _, a := range apps {
-		if a.HasTag(tag) {
-			tagged = append(tagged, a)
-		}
-	}
-	return tagged, nil
+	return body, nil
 }

@@ -1,0 +1,111 @@
+package hadoopcluster
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
+)
+
+func TestFollowDecommission(t *testing.T) {
+	nodes := []yarn.Node{
+		{ID: "nm-1.nm.ns.svc.cluster.local:8041", State: yarn.NodeDecommissioning, NumContainers: 3},
+		{ID: "10.0.0.7:8041", State: yarn.NodeDecommissioned},
+		{ID: "localhost:8041", State: yarn.NodeRunning, NumContainers: 1},
+	}
+	for _, tc := range []struct {
+		name        string
+		leaving     []leavingNode
+		nodesErr    error
+		wantHosts   []string
+		wantPending bool
+		wantState   string
+	}{
+		{
+			name:        "still running containers",
+			leaving:     []leavingNode{{pod: "nm-1", nodeID: "nm-1.nm.ns.svc.cluster.local:8041", serving: true}},
+			wantHosts:   []string{"nm-1.nm.ns.svc.cluster.local"},
+			wantPending: true, wantState: yarn.NodeDecommissioning,
+		},
+		{
+			name:      "decommissioned, its NodeManager gone, its host still excluded",
+			leaving:   []leavingNode{{pod: "nm-2", nodeID: "10.0.0.7:8041"}},
+			wantHosts: []string{"10.0.0.7"}, wantState: yarn.NodeDecommissioned,
+		},
+		{
+			name: "one done, one not yet told",
+			leaving: []leavingNode{
+				{pod: "nm-1", nodeID: "10.0.0.7:8041"},
+				{pod: "nm-2", nodeID: "localhost:8041", serving: true},
+			},
+			wantHosts: []string{"10.0.0.7", "localhost"}, wantPending: true, wantState: yarn.NodeDecommissioned,
+		},
+		{
+			name:    "a pod that never registered and is not ready runs nothing",
+			leaving: []leavingNode{{pod: "nm-3"}},
+		},
+		{
+			name:        "a ready pod whose NodeManager did not answer is waited for",
+			leaving:     []leavingNode{{pod: "nm-3", serving: true}},
+			wantPending: true,
+		},
+		{
+			name:        "the ResourceManager did not answer",
+			leaving:     []leavingNode{{pod: "nm-2", nodeID: "10.0.0.7:8041"}},
+			nodesErr:    errors.New("connection refused"),
+			wantHosts:   []string{"10.0.0.7"},
+			wantPending: true,
+		},
+		{
+			name:        "unknown to YARN while serving: registering again",
+			leaving:     []leavingNode{{pod: "nm-4", nodeID: "nm-4:8041", serving: true}},
+			wantHosts:   []string{"nm-4"},
+			wantPending: true,
+		},
+		{
+			name:      "unknown to YARN and not serving",
+			leaving:   []leavingNode{{pod: "nm-4", nodeID: "nm-4:8041"}},
+			wantHosts: []string{"nm-4"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			statuses, hosts, pending := followDecommission(tc.leaving, nodes, tc.nodesErr)
+			if !slices.Equal(hosts, tc.wantHosts) {
+				t.Errorf("hosts %v, want %v", hosts, tc.wantHosts)
+			}
+			if pending != tc.wantPending {
+				t.Errorf("pending %v, want %v", pending, tc.wantPending)
+			}
+			if len(statuses) != len(tc.leaving) || statuses[0].Pod != tc.leaving[0].pod || statuses[0].State != tc.wantState {
+				t.Errorf("statuses %+v, want one per leaving pod, the first in state %q", statuses, tc.wantState)
+			}
+		})
+	}
+}
+
+func TestDecommissionWindow(t *testing.T) {
+	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	d, expired := decommissionWindow(nil, 1, 600, start)
+	if expired || !d.StartTime.Time.Equal(start) || !d.Deadline.Time.Equal(start.Add(600*time.Second+decommissionGrace)) {
+		t.Fatalf("a new decommission: %+v, expired %v", d, expired)
+	}
+	// A later pass keeps the start, and the deadline, of the same scale-down.
+	later := start.Add(5 * time.Minute)
+	same, expired := decommissionWindow(d, 1, 600, later)
+	if expired || !same.StartTime.Equal(&d.StartTime) {
+		t.Errorf("the same scale-down five minutes on: %+v, expired %v", same, expired)
+	}
+	if _, expired := decommissionWindow(d, 1, 600, d.Deadline.Time); !expired {
+		t.Errorf("not expired at its deadline")
+	}
+	// A scale-down to another count starts again.
+	other, _ := decommissionWindow(&v1alpha1.Decommissioning{Replicas: 2, StartTime: metav1.NewTime(start)}, 1, 600, later)
+	if !other.StartTime.Time.Equal(later) {
+		t.Errorf("a scale-down to another count kept the old start: %+v", other)
+	}
+}

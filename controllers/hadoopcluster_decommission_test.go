@@ -1,0 +1,101 @@
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+)
+
+// No kubelet runs here, so no NodeManager answers: these specs prove what the
+// operator holds back and writes while it cannot learn that a leaving NodeManager is
+// idle. The end-to-end suite runs the decommission against YARN.
+var _ = Describe("HadoopCluster scale-down", Label("envtest"), func() {
+	var ns string
+
+	BeforeEach(func() {
+		ns = createNamespace("decommission")
+		readyExternalBackend(ns, "ext")
+	})
+
+	It("keeps the StatefulSet's size while a leaving NodeManager's pod is ready, says so in status, and scales down once the pod is gone", func() {
+		hc := createCluster(ns, "shrinking", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.NodeManagers.Replicas = ptr.To[int32](2)
+		})
+		objs := childrenOf(hc)
+		Eventually(func(g Gomega) *int32 {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			return objs.NodeManagers.Spec.Replicas
+		}).Should(HaveValue(BeEquivalentTo(2)))
+
+		By("giving the leaving ordinal a ready pod whose NodeManager cannot be reached")
+		leaving := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-1", Labels: objs.NodeManagers.Spec.Template.Labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, leaving)).To(Succeed())
+		// TEST-NET-1: nothing answers there, so the operator cannot learn the node ID.
+		leaving.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+		Expect(k8sClient.Status().Update(ctx, leaving)).To(Succeed())
+
+		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.NodeManagers.Replicas = ptr.To[int32](1) })
+		Eventually(condition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/Decommissioning"))
+		d := fresh(hc)(Default).Status.Decommissioning
+		Expect(d).NotTo(BeNil())
+		Expect(d.Replicas).To(BeEquivalentTo(1))
+		Expect(d.Nodes).To(ConsistOf(v1alpha1.DecommissioningNode{Pod: leaving.Name}))
+		Expect(d.Deadline.Sub(d.StartTime.Time)).To(Equal(time.Hour+2*time.Minute), "the default timeout and the grace")
+		Eventually(events(hc)).Should(ContainElement("Normal/Decommissioning"))
+		Consistently(func(g Gomega) *int32 {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			return objs.NodeManagers.Spec.Replicas
+		}, 3*time.Second, 500*time.Millisecond).Should(HaveValue(BeEquivalentTo(2)), "the leaving pod may still run containers")
+		Expect(get(objs.ConfigMap)()).To(Succeed())
+		Expect(objs.ConfigMap.Data).To(HaveKey(hadoop.FileNodesExclude))
+		Expect(objs.ConfigMap.Data[hadoop.FileNodesExclude]).NotTo(ContainSubstring("<host>"), "no node ID was learnt, so no host is excluded")
+
+		By("deleting the pod, which then runs nothing")
+		Expect(k8sClient.Delete(ctx, leaving, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(func(g Gomega) *int32 {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			return objs.NodeManagers.Spec.Replicas
+		}).Should(HaveValue(BeEquivalentTo(1)))
+		Eventually(func(g Gomega) *v1alpha1.Decommissioning { return fresh(hc)(g).Status.Decommissioning }).Should(BeNil())
+		Eventually(events(hc)).Should(ContainElement("Normal/Scaled"))
+	})
+
+	It("scales down at once with a decommission timeout of zero", func() {
+		hc := createCluster(ns, "abrupt", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.NodeManagers.Replicas = ptr.To[int32](2)
+			s.NodeManagers.DecommissionTimeoutSeconds = ptr.To[int32](0)
+		})
+		objs := childrenOf(hc)
+		Eventually(func(g Gomega) *int32 {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			return objs.NodeManagers.Spec.Replicas
+		}).Should(HaveValue(BeEquivalentTo(2)))
+		leaving := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-1", Labels: objs.NodeManagers.Spec.Template.Labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, leaving)).To(Succeed())
+		leaving.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+		Expect(k8sClient.Status().Update(ctx, leaving)).To(Succeed())
+
+		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.NodeManagers.Replicas = ptr.To[int32](1) })
+		Eventually(func(g Gomega) *int32 {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			return objs.NodeManagers.Spec.Replicas
+		}).Should(HaveValue(BeEquivalentTo(1)))
+		Expect(fresh(hc)(Default).Status.Decommissioning).To(BeNil())
+	})
+})
