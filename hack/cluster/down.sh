@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Stops the local Kubernetes that hack/cluster/up.sh started and removes what it made:
 # pods and their containers, processes (recognised by this cluster's paths on their
-# command lines), mounts, the CNI bridge, the node's address, the kubelet's cgroups and
-# host settings, and the cluster's state. Kept for the next start: the built binaries, containerd's image
+# command lines), mounts, the CNI bridge, the node's address, kube-proxy's and the
+# kubelet's iptables rules, the kubelet's cgroups, host settings, and the cluster's state. Kept for the next start: the built binaries, containerd's image
 # store (imported images cannot be pulled again) and the logs of this cluster.
 # Idempotent, and safe when nothing runs.
 #
@@ -71,6 +71,34 @@ unmount_all() {
 	((n == 0)) || log "unmounted $n file systems under $CLUSTER_DIR and $CLUSTER_RUN_DIR"
 }
 
+# The chains kube-proxy (pkg/proxy/iptables: its top-level chains and those per Service,
+# Service port and endpoint) and the kubelet (KUBE-FIREWALL, which kube-proxy creates
+# too, and the canaries) make, in every table and for both address families: the jumps
+# to them from the built-in chains, then the chains, in one iptables-restore per table.
+# kube-proxy's own --cleanup is not used: it also flushes every IPVS service of the host.
+KUBE_CHAINS_RE='^KUBE-(SERVICES|EXTERNAL-SERVICES|NODEPORTS|POSTROUTING|MARK-MASQ|FORWARD|PROXY-FIREWALL|PROXY-CANARY|FIREWALL|KUBELET-CANARY|IPTABLES-HINT|(SVC|SVL|EXT|FW|SEP)-[A-Z0-9]+)$'
+
+remove_kube_chains() {
+	local family save table chains
+	for family in ip ip6; do
+		save="${family}tables-save"
+		command -v "$save" >/dev/null || continue
+		for table in filter nat mangle; do
+			mapfile -t chains < <("$save" -t "$table" 2>/dev/null | sed -n 's/^:\([^ ]*\) .*/\1/p' | grep -E "$KUBE_CHAINS_RE" || true)
+			[[ ${#chains[@]} -gt 0 ]] || continue
+			log "removing ${#chains[@]} ${family}tables chains of kube-proxy and the kubelet from table $table"
+			{
+				echo "*$table"
+				"$save" -t "$table" | awk -v re="$KUBE_CHAINS_RE" '
+					$1 == "-A" && $2 ~ /^(PREROUTING|INPUT|FORWARD|OUTPUT|POSTROUTING)$/ && $(NF - 1) == "-j" && $NF ~ re { sub(/^-A/, "-D"); print }'
+				printf -- '-F %s\n' "${chains[@]}"
+				printf -- '-X %s\n' "${chains[@]}"
+				echo COMMIT
+			} | "${family}tables-restore" --noflush
+		done
+	done
+}
+
 remove_network() {
 	if ip link show "$CLUSTER_CNI_BRIDGE" >/dev/null 2>&1; then
 		log "deleting bridge $CLUSTER_CNI_BRIDGE"
@@ -84,18 +112,16 @@ remove_network() {
 	if ip link show "$CLUSTER_NODE_LINK" >/dev/null 2>&1; then
 		ip link delete "$CLUSTER_NODE_LINK"
 	fi
-	# The bridge plugin adds no rules with ipMasq off, and the kubelet only its canary
-	# chains; both are removed should an iptables be installed.
+	remove_kube_chains
+	# The bridge plugin adds no rules with ipMasq off; any rule left that names the
+	# bridge or the pod network is removed.
 	command -v iptables-save >/dev/null || return 0
-	local table rule chain
+	local table rule
 	for table in filter nat mangle; do
 		while read -r rule; do
 			# shellcheck disable=SC2086 # a rule is a list of arguments
 			iptables -t "$table" -D ${rule#-A } 2>/dev/null || true
-		done < <(iptables-save -t "$table" 2>/dev/null | grep -E "^-A .*(-i|-o) $CLUSTER_CNI_BRIDGE |^-A .*${CLUSTER_POD_CIDR//./\\.}|^-A KUBE-(KUBELET-CANARY|IPTABLES-HINT) " || true)
-		for chain in KUBE-KUBELET-CANARY KUBE-IPTABLES-HINT; do
-			iptables -t "$table" -X "$chain" 2>/dev/null || true
-		done
+		done < <(iptables-save -t "$table" 2>/dev/null | grep -E "^-A .*(-i|-o) $CLUSTER_CNI_BRIDGE |^-A .*${CLUSTER_POD_CIDR//./\\.}" || true)
 	done
 }
 
@@ -171,8 +197,9 @@ remove_pods
 stop_procs containerd
 stop_procs containerd-shim-runc-v2
 kill_pod_processes
-stop_procs kube-scheduler kube-controller-manager
+stop_procs kube-proxy coredns kube-scheduler kube-controller-manager
 stop_procs kubernetes-service-proxy kube-apiserver
+# dnsmasq: the cluster DNS of clusters started by an earlier version of up.sh.
 stop_procs etcd dnsmasq
 unmount_all
 remove_network

@@ -38,6 +38,8 @@ K8S_BIN_DIR="$HCO_CACHE/k8s/$KUBERNETES_VERSION"
 # whose newest version there is one minor behind Kubernetes, which CRI v1 tolerates.
 CRICTL_VERSION=v1.36.0
 CRICTL="$HCO_CACHE/bin/crictl-$CRICTL_VERSION"
+# Built by hack/tools/coredns.sh.
+COREDNS="$HCO_CACHE/bin/coredns-$COREDNS_VERSION"
 
 # The kubelet registers the lower-cased host name.
 CLUSTER_NODE_NAME="$(hostname | tr '[:upper:]' '[:lower:]')"
@@ -50,11 +52,12 @@ CLUSTER_CONTROLLER_MANAGER_PORT=10257
 CLUSTER_SCHEDULER_PORT=10259
 CLUSTER_KUBELET_PORT=10250
 CLUSTER_KUBELET_HEALTHZ_PORT=10248
+CLUSTER_KUBE_PROXY_HEALTHZ_PORT=10256
+CLUSTER_KUBE_PROXY_METRICS_PORT=10249
+# CoreDNS's readiness (its ready plugin), on loopback.
+CLUSTER_DNS_READY_PORT=18181
 CLUSTER_SERVICE_CIDR=10.96.0.0/16
 CLUSTER_DOMAIN=cluster.local
-# Loopback addresses the cluster DNS (dnsmasq) may listen on, in order of preference;
-# up.sh takes the first whose port 53 nobody else holds.
-CLUSTER_DNS_CANDIDATES="${HCO_CLUSTER_DNS_IP:-127.0.0.1 127.0.0.53 127.0.0.153}"
 # Pods without hostNetwork get an address on this bridge, whose first address is
 # their gateway to the node's address (where Rook's daemons listen) and the Service
 # range, and the host's route to them, so the kubelet reaches them for their probes.
@@ -71,7 +74,11 @@ CLUSTER_NODE_PEER_LINK=hco-node1
 CLUSTER_NODE_IP="${HCO_CLUSTER_NODE_IP:-10.118.0.1}"
 CLUSTER_NODE_PEER_IP="${HCO_CLUSTER_NODE_PEER_IP:-10.118.0.2}"
 CLUSTER_NODE_PREFIX=24
+# The cluster DNS (CoreDNS, the kubelet's clusterDNS) listens on the node's address,
+# which pods on the host's network and on the bridge both reach.
+CLUSTER_DNS_IP="$CLUSTER_NODE_IP"
 # The kubernetes Service's address (the first of CLUSTER_SERVICE_CIDR), which pods find
-# in KUBERNETES_SERVICE_HOST. No kube-proxy runs; the address sits on the node's link
-# and a proxy there forwards it to the API server, as kube-proxy's IPVS mode would.
+# in KUBERNETES_SERVICE_HOST. The API server publishes no endpoints for it (it listens
+# on loopback only), so kube-proxy leaves it alone: the address sits on the node's link
+# and a proxy there forwards it to the API server.
 CLUSTER_KUBERNETES_SERVICE_IP=10.96.0.1

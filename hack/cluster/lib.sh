@@ -9,6 +9,10 @@ source "$CLUSTER_SCRIPTS_DIR/env.sh"
 
 SCRIPT_NAME="cluster-$(basename "$0" .sh)"
 
+# Whether frames crossing a bridge pass iptables (up.sh sets it, down.sh restores it).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+BRIDGE_NF=/proc/sys/net/bridge/bridge-nf-call-iptables
+
 log() { printf '%s: %s\n' "$SCRIPT_NAME" "$*" >&2; }
 
 die() {
@@ -44,8 +48,8 @@ take_cluster_lock() {
 # our_pids NAME prints the pids of this cluster's processes whose executable is called
 # NAME. A process is ours only when its command line names a path of this cluster (the
 # shims: our containerd's socket), so another containerd, etcd or kubelet on the host is
-# never touched. A process forked by another of them (a connection of the service proxy
-# or of dnsmasq) is not listed: it ends with its connection.
+# never touched. A process forked by another of them (a connection of the service proxy)
+# is not listed: it ends with its connection.
 our_pids() {
 	local name="$1" marker="$CLUSTER_DIR/"
 	[[ "$name" == containerd-shim-runc-v2 ]] && marker="$CONTAINERD_SOCKET"

@@ -2,7 +2,8 @@
 # Enforces NetworkPolicy on the local Kubernetes (hack/cluster/up.sh), whose bridge CNI
 # plugin does not: kube-router (hack/tools/kube-router.sh) runs on the host with only
 # its network-policy controller, which filters the pods' bridged traffic with iptables
-# and ipsets. No routing, no service proxy, no CNI configuration of its own.
+# and ipsets. No routing, no service proxy (kube-proxy routes Services), no CNI
+# configuration of its own.
 #
 # Usage: netpol.sh up|down
 #   up    starts it (or leaves it running when its command line is the same) and waits
@@ -22,9 +23,6 @@ NAME=kube-router
 # A name of this cluster's for the binary, so our_pids recognises the process.
 LINK="$CLUSTER_DIR/bin/$NAME"
 LOG="$CLUSTER_LOG_DIR/$NAME.log"
-# The host's bridge-nf-call-iptables before up, for down to put back.
-SAVED_SYSCTL="$CLUSTER_DIR/netpol-host-sysctl"
-BRIDGE_NF=/proc/sys/net/bridge/bridge-nf-call-iptables
 # What the controller creates in the filter table and as ipsets (kube-router's
 # pkg/controllers/netpol: top-level, per-policy and per-pod chains; source and
 # destination sets per policy).
@@ -49,10 +47,10 @@ up() {
 	mkdir -p "$(dirname "$LINK")" "$CLUSTER_LOG_DIR"
 	ln -sfn "$bin" "$LINK"
 
-	# Pods on one node talk through the bridge: without this, their packets never
-	# reach the FORWARD chain the policies hang off.
-	[[ -f "$SAVED_SYSCTL" ]] || cat "$BRIDGE_NF" >"$SAVED_SYSCTL"
-	echo 1 >"$BRIDGE_NF"
+	# Pods on one node talk through the bridge: without bridge-nf-call-iptables, which
+	# up.sh sets for kube-proxy (and down.sh restores), their packets never reach the
+	# FORWARD chain the policies hang off.
+	[[ "$(cat "$BRIDGE_NF" 2>/dev/null)" == 1 ]] || die "$BRIDGE_NF is not 1; run hack/cluster/up.sh first"
 	ip route replace "${POD_ROUTE[@]}"
 
 	# --hostname-override: the node object it reads its InternalIP from, which the
@@ -105,10 +103,6 @@ down() {
 		done < <(ipset list -n | grep -E "$IPSETS_RE" || true)
 	fi
 	ip route del "${POD_ROUTE[@]}" 2>/dev/null || true
-	if [[ -f "$SAVED_SYSCTL" ]]; then
-		cat "$SAVED_SYSCTL" >"$BRIDGE_NF"
-		rm -f "$SAVED_SYSCTL"
-	fi
 	rm -f "$LINK"
 	log "NetworkPolicy enforcement stopped"
 }

@@ -4,8 +4,13 @@
 # (or leaves for a look when a check failed):
 #   - a hostNetwork pod of the pause image runs;
 #   - a pod without hostNetwork gets an address from the CNI bridge;
-#   - from a hostNetwork pod with dnsPolicy ClusterFirstWithHostNet, <service>.<ns>.svc
-#     resolves to 127.0.0.1 and reaches a server another hostNetwork pod runs there;
+#   - the cluster DNS answers a name outside the cluster NXDOMAIN at once;
+#   - from a hostNetwork pod with dnsPolicy ClusterFirstWithHostNet: <service>.<ns>.svc
+#     resolves to the Service's ClusterIP and reaches, through kube-proxy, a server
+#     another hostNetwork pod runs on the node's address; a StatefulSet pod's name
+#     <pod>.<headless service>.<ns>.svc.cluster.local resolves to its pod IP, and a
+#     ClusterIP Service backed by that pod answers by name;
+#   - from a pod on the pod network: the same three names resolve and answer;
 #   - the ServiceAccount token and CA are mounted and the token authenticates;
 #   - a Job runs to completion and its termination message is readable from status;
 #   - hack/cluster/logs.sh prints a container's log, and so do kubectl logs and exec
@@ -19,8 +24,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$ROOT/hack/images/images.env"
 
 NS=hco-smoke
-# A port the hostNetwork web server binds on 127.0.0.1.
+# A port the hostNetwork web server binds on the node's address.
 WEB_PORT="${HCO_SMOKE_PORT:-31880}"
+# The StatefulSet's pod on the pod network, its headless Service's name for it, and the
+# port it serves on (its ClusterIP Service "echo" forwards port 80 there).
+ECHO_POD=echo-0
+ECHO_FQDN="$ECHO_POD.echo-headless.$NS.svc.$CLUSTER_DOMAIN"
+ECHO_PORT=8080
 IMAGE_ARCHIVE="$CLUSTER_DIR/images/busybox.tar"
 
 ok() { printf 'ok   %s\n' "$*"; }
@@ -62,10 +72,12 @@ build_image() {
 	rm -rf "$tmp"
 }
 
+# grep reads the whole list: with -q it would stop at the match, and ctr, cut short,
+# fail the pipeline.
 import_image() {
-	ctr images ls -q | grep -qxF "$BUSYBOX_IMAGE" && return 0
+	ctr images ls -q | grep -xF "$BUSYBOX_IMAGE" >/dev/null && return 0
 	ctr images import --platform "linux/$(dpkg --print-architecture)" "$IMAGE_ARCHIVE" >/dev/null
-	ctr images ls -q | grep -qxF "$BUSYBOX_IMAGE" || die "importing $IMAGE_ARCHIVE did not give $BUSYBOX_IMAGE"
+	ctr images ls -q | grep -xF "$BUSYBOX_IMAGE" >/dev/null || die "importing $IMAGE_ARCHIVE did not give $BUSYBOX_IMAGE"
 }
 
 apply_pods() {
@@ -125,29 +137,89 @@ apply_pods() {
 		  - name: httpd
 		    image: $BUSYBOX_IMAGE
 		    imagePullPolicy: Never
-		    command: [sh, -c, 'mkdir -p /www && echo hello-from-web >/www/index.html && echo serving && exec httpd -f -v -p 127.0.0.1:$WEB_PORT -h /www']
+		    command: [sh, -c, 'mkdir -p /www && echo hello-from-web >/www/index.html && echo serving && exec httpd -f -v -p $CLUSTER_NODE_IP:$WEB_PORT -h /www']
 		    readinessProbe:
 		      exec:
-		        command: [wget, -q, -O, /dev/null, "http://127.0.0.1:$WEB_PORT/"]
+		        command: [wget, -q, -O, /dev/null, "http://$CLUSTER_NODE_IP:$WEB_PORT/"]
 		      periodSeconds: 2
+		---
+		apiVersion: v1
+		kind: Service
+		metadata:
+		  name: echo-headless
+		  namespace: $NS
+		spec:
+		  clusterIP: None
+		  selector:
+		    app: echo
+		  ports:
+		  - port: $ECHO_PORT
+		---
+		apiVersion: v1
+		kind: Service
+		metadata:
+		  name: echo
+		  namespace: $NS
+		spec:
+		  selector:
+		    app: echo
+		  ports:
+		  - port: 80
+		    targetPort: $ECHO_PORT
+		---
+		apiVersion: apps/v1
+		kind: StatefulSet
+		metadata:
+		  name: echo
+		  namespace: $NS
+		spec:
+		  serviceName: echo-headless
+		  replicas: 1
+		  selector:
+		    matchLabels:
+		      app: echo
+		  template:
+		    metadata:
+		      labels:
+		        app: echo
+		    spec:
+		      terminationGracePeriodSeconds: 1
+		      containers:
+		      - name: httpd
+		        image: $BUSYBOX_IMAGE
+		        imagePullPolicy: Never
+		        command: [sh, -c, 'mkdir -p /www && echo "hello-from-\$(hostname)" >/www/index.html && exec httpd -f -p $ECHO_PORT -h /www']
+		        readinessProbe:
+		          httpGet:
+		            port: $ECHO_PORT
+		          periodSeconds: 2
 	EOF
 }
 
-# Created once the web server is Ready: the probe fetches from it.
+# apply_job NAME HOST_NETWORK creates a Job that resolves and fetches from the web
+# server's Service, the echo pod's name and the echo Service, and reports what it got
+# (and its ServiceAccount token) in its termination message. Created once the servers
+# are Ready. On the host's network it needs dnsPolicy ClusterFirstWithHostNet to use the
+# cluster DNS.
+# wget resolves the short names through the search path of the pod's resolv.conf;
+# busybox's nslookup applies none, so it is given the full names. The timeout is
+# busybox's applet: this busybox's own wget -T crashes.
 apply_job() {
+	local name="$1" host_network="$2" dns_policy=ClusterFirst
+	[[ "$host_network" == true ]] && dns_policy=ClusterFirstWithHostNet
 	kubectl apply -f - >/dev/null <<-EOF
 		apiVersion: batch/v1
 		kind: Job
 		metadata:
-		  name: probe
+		  name: $name
 		  namespace: $NS
 		spec:
 		  backoffLimit: 0
 		  template:
 		    spec:
 		      restartPolicy: Never
-		      hostNetwork: true
-		      dnsPolicy: ClusterFirstWithHostNet
+		      hostNetwork: $host_network
+		      dnsPolicy: $dns_policy
 		      containers:
 		      - name: probe
 		        image: $BUSYBOX_IMAGE
@@ -157,19 +229,70 @@ apply_job() {
 		        - -ec
 		        - |
 		          sa=/var/run/secrets/kubernetes.io/serviceaccount
-		          addr=\$(nslookup -type=A web.$NS.svc | awk '/^Address: / { a = \$2 } END { print a }')
-		          body=\$(wget -q -O - http://web.$NS.svc:$WEB_PORT/)
+		          a() { nslookup -type=A "\$1" | awk '/^Address: / { a = \$2 } END { print a }'; }
+		          get() { timeout 10 wget -q -O - "\$1" || echo unreachable; }
+		          addr=\$(a web.$NS.svc.$CLUSTER_DOMAIN)
+		          body=\$(get http://web.$NS.svc:$WEB_PORT/)
+		          echo_addr=\$(a echo.$NS.svc.$CLUSTER_DOMAIN)
+		          echo_body=\$(get http://echo.$NS.svc/)
+		          fqdn_addr=\$(a $ECHO_FQDN)
+		          fqdn_body=\$(get http://$ECHO_FQDN:$ECHO_PORT/)
 		          test -s \$sa/ca.crt
 		          echo "probe: resolved web.$NS.svc to \$addr"
-		          printf 'dns=%s http=%s token=%s' "\$addr" "\$body" "\$(cat \$sa/token)" >/dev/termination-log
+		          msg="dns=\$addr http=\$body echo_dns=\$echo_addr echo_http=\$echo_body fqdn_dns=\$fqdn_addr fqdn_http=\$fqdn_body"
+		          printf '%s token=%s' "\$msg" "\$(cat \$sa/token)" >/dev/termination-log
 	EOF
 }
 
-pod_phase() { kubectl -n "$NS" get pod "$1" -o jsonpath='{.status.phase}'; }
 pod_ready() { [[ "$(kubectl -n "$NS" get pod "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" == True ]]; }
 
+# read_report JOB waits for JOB to succeed, reads the key=value words of its pod's
+# termination message into REPORT and the pod's name into JOB_POD.
+declare -A REPORT=()
+read_report() {
+	local job="$1" msg field
+	wait_until 120 "job $NS/$job to finish" job_finished "$job"
+	[[ "$(kubectl -n "$NS" get job "$job" -o jsonpath='{.status.succeeded}')" == 1 ]] || fail "job $NS/$job failed"
+	JOB_POD="$(kubectl -n "$NS" get pods -l "job-name=$job" -o jsonpath='{.items[0].metadata.name}')"
+	msg="$(kubectl -n "$NS" get pod "$JOB_POD" -o jsonpath='{.status.containerStatuses[0].state.terminated.message}')"
+	REPORT=()
+	for field in $msg; do
+		REPORT[${field%%=*}]="${field#*=}"
+	done
+	[[ -n "${REPORT[token]:-}" ]] || fail "termination message of job $NS/$job incomplete: '${msg:0:200}'"
+}
+
+# check_names FROM checks what the last Job read reported: each name resolved to its
+# Service's ClusterIP or its pod's IP, and each server answered through it.
+check_names() {
+	local from="$1"
+	[[ "${REPORT[dns]:-}" == "$WEB_IP" ]] || fail "from $from, web.$NS.svc resolved to '${REPORT[dns]:-}', not its ClusterIP $WEB_IP"
+	[[ "${REPORT[http]:-}" == hello-from-web ]] || fail "from $from, http://web.$NS.svc:$WEB_PORT/ answered '${REPORT[http]:-}'"
+	ok "from $from: web.$NS.svc resolves to its ClusterIP $WEB_IP and reaches the hostNetwork server behind it"
+	[[ "${REPORT[echo_dns]:-}" == "$ECHO_IP" ]] || fail "from $from, echo.$NS.svc resolved to '${REPORT[echo_dns]:-}', not its ClusterIP $ECHO_IP"
+	[[ "${REPORT[echo_http]:-}" == "hello-from-$ECHO_POD" ]] || fail "from $from, http://echo.$NS.svc/ answered '${REPORT[echo_http]:-}'"
+	ok "from $from: echo.$NS.svc resolves to its ClusterIP $ECHO_IP and reaches the pod-network server behind it (port 80 to $ECHO_PORT)"
+	[[ "${REPORT[fqdn_dns]:-}" == "$ECHO_POD_IP" ]] || fail "from $from, $ECHO_FQDN resolved to '${REPORT[fqdn_dns]:-}', not the pod's IP $ECHO_POD_IP"
+	[[ "${REPORT[fqdn_http]:-}" == "hello-from-$ECHO_POD" ]] || fail "from $from, http://$ECHO_FQDN:$ECHO_PORT/ answered '${REPORT[fqdn_http]:-}'"
+	ok "from $from: $ECHO_FQDN resolves to the pod's IP $ECHO_POD_IP and its server answers"
+}
+
+# No upstream exists: a name outside the cluster must fail at once, not after the
+# resolver's retries.
+check_nxdomain() {
+	local answer start ms
+	start="$(date +%s%N)"
+	answer="$(busybox nslookup -type=A hco-smoke.invalid "$CLUSTER_DNS_IP" 2>&1)" || true
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[[ "$answer" == *NXDOMAIN* ]] || fail "the cluster DNS answered hco-smoke.invalid with '${answer//$'\n'/ }', not NXDOMAIN"
+	((ms < 1000)) || fail "the cluster DNS took $ms ms to answer hco-smoke.invalid NXDOMAIN"
+	ok "the cluster DNS on $CLUSTER_DNS_IP answers a name outside the cluster NXDOMAIN ($ms ms)"
+}
+
 check() {
-	local ip msg pod token whoami field
+	local ip whoami hack_logs
+	check_nxdomain
+
 	pod_ready pause || wait_until 60 "pod $NS/pause to be Ready" pod_ready pause
 	ok "hostNetwork pod of $PAUSE_IMAGE is Running"
 
@@ -179,32 +302,30 @@ check() {
 	ok "pod without hostNetwork got $ip from the CNI bridge $CLUSTER_CNI_BRIDGE"
 
 	wait_until 60 "pod $NS/web to be Ready" pod_ready web
-	ok "hostNetwork web server on 127.0.0.1:$WEB_PORT is Ready (exec readiness probe)"
+	ok "hostNetwork web server on $CLUSTER_NODE_IP:$WEB_PORT is Ready (exec readiness probe)"
+	wait_until 60 "pod $NS/$ECHO_POD to be Ready" pod_ready "$ECHO_POD"
+	ECHO_POD_IP="$(kubectl -n "$NS" get pod "$ECHO_POD" -o jsonpath='{.status.podIP}')"
+	ok "StatefulSet pod $ECHO_POD on the pod network ($ECHO_POD_IP) is Ready (HTTP readiness probe)"
+	WEB_IP="$(kubectl -n "$NS" get service web -o jsonpath='{.spec.clusterIP}')"
+	ECHO_IP="$(kubectl -n "$NS" get service echo -o jsonpath='{.spec.clusterIP}')"
 
-	apply_job
+	apply_job probe true
+	apply_job probe-bridged false
 
-	wait_until 120 "job $NS/probe to finish" job_finished
-	[[ "$(kubectl -n "$NS" get job probe -o jsonpath='{.status.succeeded}')" == 1 ]] || fail "job $NS/probe failed"
-	ok "Job ran to completion"
-	pod="$(kubectl -n "$NS" get pods -l job-name=probe -o jsonpath='{.items[0].metadata.name}')"
-	msg="$(kubectl -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].state.terminated.message}')"
-	for field in $msg; do
-		case "$field" in
-		dns=*) [[ "${field#dns=}" == 127.0.0.1 ]] || fail "web.$NS.svc resolved to '${field#dns=}' in the pod" ;;
-		http=*) [[ "${field#http=}" == hello-from-web ]] || fail "http://web.$NS.svc:$WEB_PORT/ answered '${field#http=}'" ;;
-		token=*) token="${field#token=}" ;;
-		esac
-	done
-	[[ "$msg" == *dns=* && "$msg" == *http=* && -n "${token:-}" ]] || fail "termination message incomplete: '${msg:0:200}'"
-	ok "termination message read from status: web.$NS.svc resolved to 127.0.0.1 (ClusterFirstWithHostNet) and its server answered"
+	read_report probe
+	ok "Job ran to completion and its termination message was read from status"
+	check_names "a hostNetwork pod (ClusterFirstWithHostNet)"
 	whoami="$("$K8S_BIN_DIR/kubectl" --kubeconfig=/dev/null --server="$CLUSTER_API_SERVER" \
-		--certificate-authority="$CLUSTER_PKI_DIR/ca.crt" --token="$token" auth whoami -o jsonpath='{.status.userInfo.username}')"
+		--certificate-authority="$CLUSTER_PKI_DIR/ca.crt" --token="${REPORT[token]}" auth whoami -o jsonpath='{.status.userInfo.username}')"
 	[[ "$whoami" == "system:serviceaccount:$NS:default" ]] || fail "the mounted token authenticates as '$whoami'"
 	ok "mounted ServiceAccount token authenticates as $whoami"
 
-	hack_logs="$("$CLUSTER_SCRIPTS_DIR/logs.sh" "$NS" "$pod")"
-	[[ "$hack_logs" == "probe: resolved web.$NS.svc to 127.0.0.1" ]] || fail "logs.sh printed '$hack_logs'"
-	ok "hack/cluster/logs.sh $NS $pod: $hack_logs"
+	hack_logs="$("$CLUSTER_SCRIPTS_DIR/logs.sh" "$NS" "$JOB_POD")"
+	[[ "$hack_logs" == "probe: resolved web.$NS.svc to $WEB_IP" ]] || fail "logs.sh printed '$hack_logs'"
+	ok "hack/cluster/logs.sh $NS $JOB_POD: $hack_logs"
+
+	read_report probe-bridged
+	check_names "a pod on the pod network"
 
 	if [[ "$(getent ahostsv4 "$CLUSTER_NODE_NAME" | awk 'NR == 1 { print $1 }')" == 127.* ]]; then
 		[[ "$(kubectl -n "$NS" logs web)" == serving* ]] || fail "kubectl logs web printed '$(kubectl -n "$NS" logs web 2>&1)'"
@@ -216,7 +337,7 @@ check() {
 
 job_finished() {
 	local s
-	s="$(kubectl -n "$NS" get job probe -o jsonpath='{.status.succeeded}{.status.failed}')"
+	s="$(kubectl -n "$NS" get job "$1" -o jsonpath='{.status.succeeded}{.status.failed}')"
 	[[ -n "$s" && "$s" != 0 ]]
 }
 
@@ -225,15 +346,16 @@ if [[ ! -f "$KUBECONFIG" ]] || ! kubectl get --raw /readyz >/dev/null 2>&1; then
 	die "the local cluster is not up (hack/cluster/up.sh)"
 fi
 started_at=$SECONDS
+# First, as its web server holds the port checked next.
+if kubectl get namespace "$NS" >/dev/null 2>&1; then
+	log "deleting namespace $NS left by an earlier run"
+	kubectl delete namespace "$NS" --wait --timeout=120s >/dev/null
+fi
 if listening_port="$(ss -Hlnt "( sport = :$WEB_PORT )")" && [[ -n "$listening_port" ]]; then
 	die "port $WEB_PORT is taken on this host; set HCO_SMOKE_PORT to a free one"
 fi
 build_image
 import_image
-if kubectl get namespace "$NS" >/dev/null 2>&1; then
-	log "deleting namespace $NS left by an earlier run"
-	kubectl delete namespace "$NS" --wait --timeout=120s >/dev/null
-fi
 apply_pods
 check
 kubectl delete namespace "$NS" --wait --timeout=120s >/dev/null

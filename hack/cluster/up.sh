@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts a real single-node Kubernetes on this host for the end-to-end tests and the
-# demo: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, a cluster DNS
-# (dnsmasq), containerd with runc and the CNI plugins, and a kubelet. Every server
-# listens on loopback only; docs/local-cluster.md explains the settings.
+# demo: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd with
+# runc and the CNI plugins, a kubelet, kube-proxy (Service routing) and CoreDNS (the
+# cluster DNS). Every server listens on loopback or the node's own address;
+# docs/local-cluster.md explains the settings.
 #
 # Idempotent: what runs with the wanted command line and configuration is left alone,
 # what is missing or changed is (re)started, so a healthy cluster is reported as such in
@@ -16,10 +17,12 @@ set -Eeuo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# Debian packages: the runtime, the CNI plugins, the cluster DNS, and what this script
-# and hack/images/import.sh call.
-PACKAGES=(containerd runc containernetworking-plugins dnsmasq-base socat openssl curl iproute2 util-linux umoci jq busybox-static)
+# Debian packages: the runtime, the CNI plugins, kube-proxy's iptables, and what this
+# script and hack/images/import.sh call.
+PACKAGES=(containerd runc containernetworking-plugins iptables socat openssl curl iproute2 util-linux umoci jq busybox-static)
 CNI_BIN_DIR=/usr/lib/cni
+# CoreDNS's user name towards the API server (its client certificate's CN).
+COREDNS_USER=hco-coredns
 
 # Components whose configuration file changed in this run: restarted even when their
 # command line is the same.
@@ -57,7 +60,7 @@ build_crictl() {
 install_tools() {
 	local bin
 	ensure_debs "${PACKAGES[@]}"
-	for bin in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl; do
+	for bin in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl; do
 		if [[ ! -x "$K8S_BIN_DIR/$bin" ]]; then
 			log "building the Kubernetes $KUBERNETES_VERSION binaries from source (about 10 minutes the first time)"
 			"$ROOT/hack/tools/envtest-assets.sh" --all >/dev/null
@@ -65,6 +68,7 @@ install_tools() {
 		fi
 	done
 	build_crictl
+	"$ROOT/hack/tools/coredns.sh" >/dev/null
 }
 
 # ---------------------------------------------------------------------------- PKI
@@ -103,8 +107,9 @@ make_pki() {
 		gen_key "$dir/sa.key"
 		openssl pkey -in "$dir/sa.key" -pubout -out "$dir/sa.pub"
 	fi
-	# The in-cluster names resolve to 127.0.0.1 through the cluster DNS, so a client
-	# that uses kubernetes.default.svc verifies as well as one that uses the address.
+	# kubernetes.default.svc resolves to the kubernetes Service's address through the
+	# cluster DNS, so a client that uses the name verifies as well as one that uses an
+	# address.
 	issue apiserver server kube-apiserver "" \
 		"DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.$CLUSTER_DOMAIN,IP:127.0.0.1,IP:$(service_ip 1)"
 	# A certificate from before the node had its address is issued again.
@@ -120,6 +125,9 @@ make_pki() {
 	issue controller-manager client system:kube-controller-manager
 	issue scheduler client system:kube-scheduler
 	issue kubelet client "system:node:$CLUSTER_NODE_NAME" system:nodes
+	# The API server's built-in binding system:node-proxier authorises this user.
+	issue kube-proxy client system:kube-proxy
+	issue coredns client "$COREDNS_USER"
 	chmod 0600 "$dir"/*.key
 }
 
@@ -159,7 +167,11 @@ kubeconfig() {
 # The node's address lives on one end of a veth pair whose other end is in a network
 # namespace of this cluster's: a real interface address (the kubelet refuses a loopback
 # --node-ip) that no packet leaves the host for. The kubernetes Service's address sits
-# on the same link. Every step is idempotent.
+# on the same link, and so does the route to the rest of the Service range: kube-proxy
+# rewrites a connection to a Service before it is routed, and one to an address or port
+# no Service has ends in that namespace instead of taking the host's default route out.
+# Host clients of a Service thereby speak from the node's address. Every step is
+# idempotent.
 node_network() {
 	if ! ip netns list | grep -qw "$CLUSTER_NODE_NETNS"; then
 		ip netns add "$CLUSTER_NODE_NETNS"
@@ -171,6 +183,7 @@ node_network() {
 	ip addr replace "$CLUSTER_NODE_IP/$CLUSTER_NODE_PREFIX" dev "$CLUSTER_NODE_LINK"
 	ip addr replace "$CLUSTER_KUBERNETES_SERVICE_IP/32" dev "$CLUSTER_NODE_LINK"
 	ip link set "$CLUSTER_NODE_LINK" up
+	ip route replace "$CLUSTER_SERVICE_CIDR" dev "$CLUSTER_NODE_LINK" src "$CLUSTER_NODE_IP"
 	ip -n "$CLUSTER_NODE_NETNS" addr replace "$CLUSTER_NODE_PEER_IP/$CLUSTER_NODE_PREFIX" dev "$CLUSTER_NODE_PEER_LINK"
 	ip -n "$CLUSTER_NODE_NETNS" link set "$CLUSTER_NODE_PEER_LINK" up
 	ip -n "$CLUSTER_NODE_NETNS" link set lo up
@@ -184,19 +197,26 @@ listening() {
 		END { exit !found }'
 }
 
-choose_dns_address() {
-	local ip
-	if [[ -n "$(our_pids dnsmasq)" && -f "$CLUSTER_CONFIG_DIR/dnsmasq.conf" ]]; then
-		DNS_ADDRESS="$(sed -n 's/^listen-address=//p' "$CLUSTER_CONFIG_DIR/dnsmasq.conf")"
-		return 0
-	fi
-	for ip in $CLUSTER_DNS_CANDIDATES; do
-		if ! listening "$ip" 53; then
-			DNS_ADDRESS="$ip"
-			return 0
-		fi
-	done
-	die "port 53 is taken on every candidate address ($CLUSTER_DNS_CANDIDATES); set HCO_CLUSTER_DNS_IP to a free loopback address"
+# CoreDNS answers at the node's address, which pods on either network reach. A cluster
+# started by an earlier version of this script ran dnsmasq on a loopback address, which
+# its pods still have in their resolv.conf: CoreDNS answers there too, as long as that
+# cluster lives (its dnsmasq.conf is removed by down.sh).
+dns_addresses() {
+	DNS_ADDRESSES=("$CLUSTER_DNS_IP")
+	local old
+	old="$(sed -n 's/^listen-address=//p' "$CLUSTER_CONFIG_DIR/dnsmasq.conf" 2>/dev/null)" || true
+	[[ -n "$old" ]] && DNS_ADDRESSES+=("$old")
+	return 0
+}
+
+# Pods on the bridge reach each other through a Service only when the bridge hands their
+# frames to iptables: without it the answer of a pod that kube-proxy sent a connection
+# to goes straight back over the bridge, never un-NATed. NetworkPolicy
+# (hack/cluster/netpol.sh) needs it too. down.sh puts the host's value back.
+bridge_netfilter() {
+	[[ -f "$BRIDGE_NF" ]] || die "$BRIDGE_NF is missing: this kernel has no br_netfilter, which Service routing between pods needs"
+	save_host_sysctls
+	[[ "$(cat "$BRIDGE_NF")" == 1 ]] || echo 1 >"$BRIDGE_NF"
 }
 
 # ---------------------------------------------------------------------------- configuration
@@ -210,28 +230,63 @@ write_configs() {
 	kubeconfig "$c/controller-manager.kubeconfig" controller-manager && CONFIG_CHANGED[kube-controller-manager]=1
 	kubeconfig "$c/scheduler.kubeconfig" scheduler && CONFIG_CHANGED[kube-scheduler]=1
 	kubeconfig "$c/kubelet.kubeconfig" kubelet && CONFIG_CHANGED[kubelet]=1
+	kubeconfig "$c/kube-proxy.kubeconfig" kube-proxy && CONFIG_CHANGED[kube-proxy]=1
+	kubeconfig "$c/coredns.kubeconfig" coredns && CONFIG_CHANGED[coredns]=1
 
-	# No CoreDNS image exists here, and hostNetwork pods have no pod IP a Service could
-	# select. Every pod runs on this one node's host network, so every Service's backends
-	# are at 127.0.0.1: the cluster DNS answers every name under svc and the cluster
-	# domain with 127.0.0.1 (and no IPv6 address), and forwards nothing. Any other name
-	# is answered NXDOMAIN at once, where "no upstream server" (REFUSED) would make
-	# resolvers retry.
-	write_file "$c/dnsmasq.conf" <<-EOF && CONFIG_CHANGED[dnsmasq]=1
-		listen-address=$DNS_ADDRESS
-		bind-interfaces
-		port=53
-		no-resolv
-		no-hosts
-		local=/svc/
-		local=/$CLUSTER_DOMAIN/
-		address=/svc/127.0.0.1
-		address=/$CLUSTER_DOMAIN/127.0.0.1
-		address=/#/
-		user=nobody
-		group=nogroup
-		pid-file=
-		log-facility=-
+	# The kubernetes plugin answers Services (ClusterIP, or the ready endpoints of a
+	# headless one), the StatefulSet names <pod>.<service>.<namespace>.svc, and the
+	# reverse names of those addresses. No upstream exists here: every other name is
+	# answered NXDOMAIN at once by the second block, where "no upstream server" (REFUSED)
+	# would make resolvers retry. The more specific zones of the first block take
+	# precedence. "pods insecure" answers <a-b-c-d>.<namespace>.pod names without
+	# watching pods, as kubeadm's default does.
+	write_file "$c/Corefile" <<-EOF && CONFIG_CHANGED[coredns]=1
+		$CLUSTER_DOMAIN:53 in-addr.arpa:53 {
+		    bind ${DNS_ADDRESSES[*]}
+		    errors
+		    ready 127.0.0.1:$CLUSTER_DNS_READY_PORT
+		    kubernetes $CLUSTER_DOMAIN in-addr.arpa {
+		        kubeconfig $c/coredns.kubeconfig
+		        pods insecure
+		    }
+		}
+		.:53 {
+		    bind ${DNS_ADDRESSES[*]}
+		    errors
+		    template ANY ANY {
+		        rcode NXDOMAIN
+		    }
+		}
+	EOF
+
+	# iptables mode: it works here, with the iptables (nf_tables backend) that the
+	# kubelet and kube-router use too.
+	# clusterCIDR: traffic to a Service from outside the pod network (the host and
+	# host-network pods) is masqueraded, so the answer comes back through the host.
+	# nodePortAddresses: NodePorts only on the node's address, never on the host's other
+	# addresses nor on loopback (so route_localnet stays as it is). The conntrack zeros
+	# leave the host's conntrack table size and timeouts as they are. oomScoreAdj 0: the
+	# VM withholds CAP_SYS_RESOURCE, so the default -999 would be refused.
+	write_file "$c/kube-proxy.yaml" <<-EOF && CONFIG_CHANGED[kube-proxy]=1
+		apiVersion: kubeproxy.config.k8s.io/v1alpha1
+		kind: KubeProxyConfiguration
+		clientConnection:
+		  kubeconfig: $c/kube-proxy.kubeconfig
+		hostnameOverride: $CLUSTER_NODE_NAME
+		mode: iptables
+		clusterCIDR: $CLUSTER_POD_CIDR
+		detectLocalMode: ClusterCIDR
+		nodePortAddresses:
+		- $CLUSTER_NODE_IP/32
+		healthzBindAddress: 127.0.0.1:$CLUSTER_KUBE_PROXY_HEALTHZ_PORT
+		metricsBindAddress: 127.0.0.1:$CLUSTER_KUBE_PROXY_METRICS_PORT
+		oomScoreAdj: 0
+		conntrack:
+		  maxPerCore: 0
+		  tcpEstablishedTimeout: 0s
+		  tcpCloseWaitTimeout: 0s
+		  udpTimeout: 0s
+		  udpStreamTimeout: 0s
 	EOF
 
 	# restrict_oom_score_adj: the VM withholds CAP_SYS_RESOURCE, so runc may only raise
@@ -275,6 +330,8 @@ write_configs() {
 	EOF
 
 	# Read by containerd for every new sandbox, so a change needs no restart.
+	# hairpinMode: a pod that reaches itself through a Service gets its own connection
+	# back over the same bridge port.
 	write_file "$CLUSTER_CNI_DIR/net.d/10-$CLUSTER_CNI_NETWORK.conflist" <<-EOF || true
 		{
 		  "cniVersion": "1.0.0",
@@ -285,6 +342,7 @@ write_configs() {
 		      "bridge": "$CLUSTER_CNI_BRIDGE",
 		      "isGateway": true,
 		      "ipMasq": false,
+		      "hairpinMode": true,
 		      "ipam": {
 		        "type": "host-local",
 		        "ranges": [[{ "subnet": "$CLUSTER_POD_CIDR" }]],
@@ -331,7 +389,7 @@ write_configs() {
 		failCgroupV1: false
 		failSwapOn: false
 		clusterDNS:
-		- $DNS_ADDRESS
+		- $CLUSTER_DNS_IP
 		clusterDomain: $CLUSTER_DOMAIN
 		podLogsDir: $CLUSTER_POD_LOG_DIR
 		evictionHard:
@@ -355,13 +413,15 @@ declare -A PORTS=(
 	[kube-scheduler]="127.0.0.1:$CLUSTER_SCHEDULER_PORT"
 	[kubelet]="127.0.0.1:$CLUSTER_KUBELET_HEALTHZ_PORT $CLUSTER_NODE_IP:$CLUSTER_KUBELET_PORT"
 	[kubernetes-service-proxy]="$CLUSTER_KUBERNETES_SERVICE_IP:443"
+	[kube-proxy]="127.0.0.1:$CLUSTER_KUBE_PROXY_HEALTHZ_PORT 127.0.0.1:$CLUSTER_KUBE_PROXY_METRICS_PORT"
+	[coredns]="$CLUSTER_DNS_IP:53 127.0.0.1:$CLUSTER_DNS_READY_PORT"
 )
 
 # run NAME ARGV... keeps this cluster's process NAME when it runs with exactly ARGV and
 # its configuration did not change, and (re)starts it otherwise. Output goes to
 # logs/NAME.log.
 run() {
-	local name="$1" pids addr
+	local name="$1" pids addr i
 	shift
 	mapfile -t pids < <(our_pids "$name")
 	if [[ ${#pids[@]} -eq 1 && -z "${CONFIG_CHANGED[$name]:-}" ]] &&
@@ -373,6 +433,11 @@ run() {
 		stop_procs "$name"
 	fi
 	for addr in ${PORTS[$name]:-}; do
+		# The sockets of a process that has just exited close a moment after it.
+		for ((i = 0; ${#pids[@]} > 0 && i < 20; i++)); do
+			listening "${addr%:*}" "${addr##*:}" || break
+			sleep 0.5
+		done
 		if listening "${addr%:*}" "${addr##*:}"; then
 			die "cannot start $name: $addr is in use by another program: $(ss -Hlntp "( sport = :${addr##*:} )" | head -1)"
 		fi
@@ -434,6 +499,9 @@ start_apiserver() {
 # kubernetes Service's address and port 443; a proxy there forwards to the API server,
 # whose certificate names that address. Rook's pods need it: they are host-network pods
 # whose in-cluster configuration comes from those variables alone.
+# The Service has no endpoints (see start_apiserver), for which kube-proxy would reject
+# every connection; the service-proxy-name label tells kube-proxy that another proxy,
+# this one, serves it.
 start_service_proxy() {
 	local proxy="$CLUSTER_DIR/bin/kubernetes-service-proxy"
 	mkdir -p "$(dirname "$proxy")"
@@ -442,6 +510,8 @@ start_service_proxy() {
 	run kubernetes-service-proxy "$proxy" "TCP-LISTEN:443,bind=$CLUSTER_KUBERNETES_SERVICE_IP,reuseaddr,fork" \
 		"TCP:127.0.0.1:$CLUSTER_API_PORT"
 	await kubernetes-service-proxy 30 curl -sf --cacert "$CLUSTER_PKI_DIR/ca.crt" "https://$CLUSTER_KUBERNETES_SERVICE_IP/readyz"
+	await kube-apiserver 60 kubectl -n default get service kubernetes
+	kubectl -n default label --overwrite service kubernetes "service.kubernetes.io/service-proxy-name=kubernetes-service-proxy" >/dev/null
 }
 
 start_controllers() {
@@ -466,15 +536,62 @@ start_controllers() {
 	await kube-scheduler 60 curl -sfk "https://127.0.0.1:$CLUSTER_SCHEDULER_PORT/healthz"
 }
 
+# dns_answers ADDRESS: the cluster DNS at ADDRESS knows the kubernetes Service.
 dns_answers() {
 	local answer
-	answer="$(busybox nslookup -type=A "kubernetes.default.svc.$CLUSTER_DOMAIN" "$DNS_ADDRESS" 2>&1)" || true
-	grep -q '^Address: 127\.0\.0\.1$' <<<"$answer"
+	answer="$(busybox nslookup -type=A "kubernetes.default.svc.$CLUSTER_DOMAIN" "$1" 2>&1)" || true
+	grep -qxF "Address: $CLUSTER_KUBERNETES_SERVICE_IP" <<<"$answer"
 }
 
+# CoreDNS reads Services, their EndpointSlices and namespaces with an identity of its own.
 start_dns() {
-	run dnsmasq "$(command -v dnsmasq)" --keep-in-foreground --conf-file="$CLUSTER_CONFIG_DIR/dnsmasq.conf"
-	await dnsmasq 30 dns_answers
+	local address
+	kubectl apply -f - >/dev/null <<-EOF
+		apiVersion: rbac.authorization.k8s.io/v1
+		kind: ClusterRole
+		metadata:
+		  name: hco-coredns
+		rules:
+		- apiGroups: [""]
+		  resources: [services, namespaces]
+		  verbs: [list, watch]
+		- apiGroups: [discovery.k8s.io]
+		  resources: [endpointslices]
+		  verbs: [list, watch]
+		---
+		apiVersion: rbac.authorization.k8s.io/v1
+		kind: ClusterRoleBinding
+		metadata:
+		  name: hco-coredns
+		roleRef:
+		  apiGroup: rbac.authorization.k8s.io
+		  kind: ClusterRole
+		  name: hco-coredns
+		subjects:
+		- apiGroup: rbac.authorization.k8s.io
+		  kind: User
+		  name: $COREDNS_USER
+	EOF
+	# The dnsmasq of an earlier version of this script gives way.
+	if [[ -n "$(our_pids dnsmasq)" ]]; then
+		log "replacing dnsmasq with CoreDNS"
+		stop_procs dnsmasq
+	fi
+	# A name of this cluster's for the binary, so our_pids recognises the process.
+	mkdir -p "$CLUSTER_DIR/bin"
+	ln -sfn "$COREDNS" "$CLUSTER_DIR/bin/coredns"
+	run coredns "$CLUSTER_DIR/bin/coredns" -conf "$CLUSTER_CONFIG_DIR/Corefile"
+	await coredns 60 curl -sf "http://127.0.0.1:$CLUSTER_DNS_READY_PORT/ready"
+	for address in "${DNS_ADDRESSES[@]}"; do
+		await coredns 30 dns_answers "$address"
+	done
+}
+
+# After the kubelet: kube-proxy reads the node's addresses from its Node object. Its
+# health check passes once it has written the rules of every Service.
+start_kube_proxy() {
+	run kube-proxy "$K8S_BIN_DIR/kube-proxy" --config="$CLUSTER_CONFIG_DIR/kube-proxy.yaml"
+	await kube-proxy 60 curl -sf "http://127.0.0.1:$CLUSTER_KUBE_PROXY_HEALTHZ_PORT/healthz"
 }
 
 start_containerd() {
@@ -502,15 +619,21 @@ record_host_paths() {
 	done
 }
 
-# The kubelet sets vm.overcommit_memory, kernel.panic and friends to what it expects;
-# the host's values are kept so that down.sh can put them back.
+# The kubelet sets vm.overcommit_memory, kernel.panic and friends to what it expects,
+# bridge_netfilter bridge-nf-call-iptables; the host's values are kept so that down.sh
+# can put them back. A key the file lacks (it was written by an earlier version of this
+# script) is added with its value now, or for bridge-nf-call-iptables with the value
+# an earlier netpol.sh saved before it raised it.
 save_host_sysctls() {
-	local file="$CLUSTER_DIR/host-sysctls" key
-	[[ -f "$file" ]] && return 0
-	for key in vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes; do
-		echo "$key=$(cat "/proc/sys/${key//.//}")"
-	done >"$file.tmp"
-	mv "$file.tmp" "$file"
+	local file="$CLUSTER_DIR/host-sysctls" key value legacy="$CLUSTER_DIR/netpol-host-sysctl"
+	mkdir -p "$CLUSTER_DIR"
+	for key in vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.bridge.bridge-nf-call-iptables; do
+		grep -q "^$key=" "$file" 2>/dev/null && continue
+		value="$(cat "/proc/sys/${key//.//}")"
+		[[ "$key" == net.bridge.bridge-nf-call-iptables && -f "$legacy" ]] && value="$(cat "$legacy")"
+		echo "$key=$value" >>"$file"
+	done
+	rm -f "$legacy"
 }
 
 start_kubelet() {
@@ -557,7 +680,8 @@ if ((FRESH)) && [[ -d "$CLUSTER_LOG_DIR" ]]; then
 	mv "$CLUSTER_LOG_DIR" "$CLUSTER_LOG_DIR.previous"
 fi
 node_network
-choose_dns_address
+bridge_netfilter
+dns_addresses
 make_pki
 write_configs
 
@@ -565,15 +689,17 @@ start_etcd
 start_apiserver
 start_service_proxy
 start_controllers
-start_dns
 record_host_paths
 start_containerd
 start_kubelet
+# Service routing before the DNS that gives out Services' addresses.
+start_kube_proxy
+start_dns
 await kube-controller-manager 60 kubectl -n default get serviceaccount default
 
 if [[ ${#STARTED[@]} -eq 0 ]]; then
 	log "already up: node $CLUSTER_NODE_NAME is Ready ($((SECONDS - started_at))s)"
 else
-	log "up in $((SECONDS - started_at))s (started ${STARTED[*]}): node $CLUSTER_NODE_NAME is Ready, cluster DNS on $DNS_ADDRESS"
+	log "up in $((SECONDS - started_at))s (started ${STARTED[*]}): node $CLUSTER_NODE_NAME is Ready, cluster DNS on ${DNS_ADDRESSES[*]}"
 fi
 echo "export KUBECONFIG=$KUBECONFIG"

@@ -7,7 +7,7 @@
 #   hack/tools/envtest-assets.sh --all        envtest set plus node binaries
 #   hack/tools/envtest-assets.sh NAME...      only the named binaries
 #
-# Node binaries: kube-controller-manager kube-scheduler kubelet (see also
+# Node binaries: kube-controller-manager kube-scheduler kubelet kube-proxy (see also
 # hack/tools/k8s-node-binaries.sh). Progress goes to stderr; the last line of
 # stdout is the asset directory, so
 #   KUBEBUILDER_ASSETS=$(hack/tools/envtest-assets.sh | tail -1)
@@ -22,7 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 exec 3>&1 1>&2
 
 ENVTEST_BINARIES=(etcd kube-apiserver kubectl)
-NODE_BINARIES=(kube-controller-manager kube-scheduler kubelet)
+NODE_BINARIES=(kube-controller-manager kube-scheduler kubelet kube-proxy)
 
 K8S_VERSION="${KUBERNETES_VERSION}"
 # k8s.io/kubernetes v1.X.Y is released together with staging modules v0.X.Y.
