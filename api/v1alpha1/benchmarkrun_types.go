@@ -472,6 +472,13 @@ type JobCounters struct {
 	// block locations.
 	// +optional
 	DataLocalMaps int64 `json:"dataLocalMaps,omitempty"`
+	// FailedTaskAttempts are map and reduce attempts that failed, and
+	// KilledTaskAttempts those killed, for example with a NodeManager that went away
+	// or by speculative execution; MapReduce ran each again.
+	// +optional
+	FailedTaskAttempts int64 `json:"failedTaskAttempts,omitempty"`
+	// +optional
+	KilledTaskAttempts int64 `json:"killedTaskAttempts,omitempty"`
 	// +optional
 	CPUMillis int64 `json:"cpuMillis,omitempty"`
 	// +optional

@@ -23,8 +23,14 @@ const (
 	CounterLaunchedMaps        = "Launched map tasks"
 	CounterLaunchedReduces     = "Launched reduce tasks"
 	CounterDataLocalMaps       = "Data-local map tasks"
-	CounterCPUMillis           = "CPU time spent (ms)"
-	CounterGCMillis            = "GC time elapsed (ms)"
+	// Failed and killed task attempts: MapReduce prints them only when there were
+	// some. An attempt killed with its NodeManager counts as killed.
+	CounterFailedMaps    = "Failed map tasks"
+	CounterFailedReduces = "Failed reduce tasks"
+	CounterKilledMaps    = "Killed map tasks"
+	CounterKilledReduces = "Killed reduce tasks"
+	CounterCPUMillis     = "CPU time spent (ms)"
+	CounterGCMillis      = "GC time elapsed (ms)"
 	// CounterTeraGenChecksum is TeraGen's sum of the rows' CRC32s, the number
 	// TeraValidate prints in hexadecimal as its checksum.
 	CounterTeraGenChecksum = "CHECKSUM"

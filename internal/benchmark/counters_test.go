@@ -81,3 +81,23 @@ func TestParseCountersWithoutJob(t *testing.T) {
 		t.Errorf("Counters: 0 parsed as %v", got)
 	}
 }
+
+// Failed and killed attempts appear in the client's counters only when there were
+// some; the stage's counters sum both kinds over maps and reduces.
+func TestJobCountersSumFailedAndKilledAttempts(t *testing.T) {
+	log := "2026-11-24 20:15:06,011 INFO mapreduce.Job: Counters: 5\n" +
+		"\tJob Counters \n" +
+		"\t\tFailed map tasks=1\n" +
+		"\t\tKilled map tasks=2\n" +
+		"\t\tKilled reduce tasks=1\n" +
+		"\t\tLaunched map tasks=5\n" +
+		"\t\tLaunched reduce tasks=3\n"
+	c := jobCounters(ParseCounters(log), SchemeCeph)
+	if c.FailedTaskAttempts != 1 || c.KilledTaskAttempts != 3 || c.LaunchedMaps != 5 {
+		t.Errorf("counters %+v: want 1 failed and 3 killed attempts of 5 maps", c)
+	}
+	clean := jobCounters(ParseCounters("x INFO mapreduce.Job: Counters: 1\n\tJob Counters \n\t\tLaunched map tasks=2\n"), SchemeCeph)
+	if clean.FailedTaskAttempts != 0 || clean.KilledTaskAttempts != 0 {
+		t.Errorf("a clean job: %+v", clean)
+	}
+}

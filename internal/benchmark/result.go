@@ -235,6 +235,8 @@ func jobCounters(jobs []Counters, scheme string) *v1alpha1.JobCounters {
 		out.LaunchedMaps += c[CounterLaunchedMaps]
 		out.LaunchedReduces += c[CounterLaunchedReduces]
 		out.DataLocalMaps += c[CounterDataLocalMaps]
+		out.FailedTaskAttempts += c[CounterFailedMaps] + c[CounterFailedReduces]
+		out.KilledTaskAttempts += c[CounterKilledMaps] + c[CounterKilledReduces]
 		out.CPUMillis += c[CounterCPUMillis]
 		out.GCMillis += c[CounterGCMillis]
 		if sum, ok := c[CounterTeraGenChecksum]; ok {

@@ -29,5 +29,6 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("NetworkPolicies enforced on the pod network", Label("rook"), networkPolicySpecs)
 	Context("TeraSort on each Rook backend", Label("rook"), rookTeraSortSpecs)
 	Context("an OSD lost during a TeraSort on the erasure-coded pool", Label("rook"), osdLossSpecs)
+	Context("a graceful scale-down during a TeraSort on the pod network", Label("rook"), decommissionSpecs)
 	Context("deleting Rook-mode StorageBackends", Label("rook"), rookDeletionSpecs)
 })

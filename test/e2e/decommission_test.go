@@ -1,0 +1,139 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
+)
+
+// shrinkingCluster runs two NodeManagers on the pod network, which the host network's
+// fixed ports would not allow on one node.
+const shrinkingCluster = "rook-shrink"
+
+func decommissionSpecs() {
+	It("scales the NodeManagers from 2 to 1 in the middle of a TeraSort: YARN decommissions the leaving one, which finishes its containers first, and the run succeeds with no failed or killed task attempt", func() {
+		hc := newClusterOn(shrinkingCluster, rookReplicatedBackend)
+		hc.Spec.Network = v1alpha1.NetworkSpec{}
+		hc.Spec.NodeManagers.Replicas = ptr.To[int32](2)
+		hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m"), corev1.ResourceMemory: resource.MustParse("4Gi")},
+			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
+		}
+		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{VCores: ptr.To[int32](2)}
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		// Both NodeManagers registered: the ResourceManager reached them by the names
+		// they advertise, through the cluster DNS.
+		Eventually(func(g Gomega) {
+			current := &v1alpha1.HadoopCluster{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), current)).To(Succeed())
+			g.Expect(meta.IsStatusConditionTrue(current.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", current.Status.Conditions)
+			g.Expect(clusterNodes(g, hc)).To(HaveEach(HaveField("State", yarn.NodeRunning)))
+			g.Expect(clusterNodes(g, hc)).To(HaveLen(2))
+		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+		leavingPod := &corev1.Pod{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(hc) + "-1"}, leavingPod)).To(Succeed())
+		// A NodeManager on the pod network registers under its host name's canonical
+		// form, the pod's FQDN in the headless Service.
+		isLeaving := func(id string) bool {
+			host := strings.Split(id, ":")[0]
+			return host == leavingPod.Name || strings.HasPrefix(host, leavingPod.Name+".") || host == leavingPod.Status.PodIP
+		}
+
+		const name = "terasort-scale-down"
+		Expect(k8sClient.Create(ctx, newTeraSortOn(name, shrinkingCluster))).To(Succeed())
+
+		By("waiting for the sort's containers on " + leavingPod.Name)
+		var leavingID string
+		Eventually(func(g Gomega) {
+			run := &v1alpha1.BenchmarkRun{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, run)).To(Succeed())
+			g.Expect(run.Status.Progress).NotTo(BeNil())
+			g.Expect(run.Status.Progress.Stage).To(Equal(v1alpha1.StageTeraSort))
+			nodes := clusterNodes(g, hc)
+			g.Expect(nodes).To(HaveLen(2))
+			for _, n := range nodes {
+				if isLeaving(n.ID) {
+					leavingID = n.ID
+					g.Expect(n.NumContainers).To(BeNumerically(">", 0), "the sort runs containers on %s", n.ID)
+				}
+			}
+			g.Expect(leavingID).NotTo(BeEmpty(), "%s is among YARN's nodes: %+v", leavingPod.Name, nodes)
+		}).WithTimeout(runTimeout).WithPolling(time.Second).Should(Succeed())
+
+		By("scaling to one NodeManager")
+		start := time.Now()
+		current := &v1alpha1.HadoopCluster{}
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), current)).To(Succeed())
+		current.Spec.NodeManagers.Replicas = ptr.To[int32](1)
+		Expect(k8sClient.Update(ctx, current)).To(Succeed())
+
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), current)).To(Succeed())
+			d := current.Status.Decommissioning
+			g.Expect(d).NotTo(BeNil())
+			g.Expect(d.Nodes).To(ConsistOf(HaveField("NodeID", leavingID)))
+			g.Expect(d.Nodes[0].State).To(Equal(yarn.NodeDecommissioning))
+		}).WithTimeout(time.Minute).WithPolling(time.Second).Should(Succeed())
+		GinkgoWriter.Printf("%s DECOMMISSIONING after %s\n", leavingID, time.Since(start).Round(time.Second))
+		sts := &appsv1.StatefulSet{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(hc)}, sts)).To(Succeed())
+		Expect(sts.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)), "the StatefulSet keeps the leaving pod while YARN decommissions it")
+
+		By("waiting for YARN to decommission it and the StatefulSet to go down to 1")
+		decommissioned := false
+		Eventually(func(g Gomega) {
+			for _, n := range clusterNodes(g, hc) {
+				decommissioned = decommissioned || (n.ID == leavingID && n.State == yarn.NodeDecommissioned)
+			}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sts), sts)).To(Succeed())
+			g.Expect(sts.Spec.Replicas).To(HaveValue(BeEquivalentTo(1)))
+			g.Expect(decommissioned).To(BeTrue(), "YARN reported %s DECOMMISSIONED", leavingID)
+		}).WithTimeout(runTimeout).WithPolling(2 * time.Second).Should(Succeed())
+		GinkgoWriter.Printf("StatefulSet at 1 after %s\n", time.Since(start).Round(time.Second))
+
+		run := waitForRun(name)
+		cleanTeraSort(run)
+		for _, s := range run.Status.Stages {
+			if s.Counters != nil {
+				Expect(s.Counters.FailedTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+				Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+			}
+		}
+		deleteCluster(shrinkingCluster)
+	})
+}
+
+// clusterNodes lists the NodeManagers of hc's ResourceManager, which runs on the pod
+// network, through its Service's ClusterIP.
+func clusterNodes(g Gomega, hc *v1alpha1.HadoopCluster) []yarn.Node {
+	svc := &corev1.Service{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: hadoop.ResourceManagerName(hc)}, svc)).To(Succeed())
+	c := http.Client{Timeout: 5 * time.Second}
+	url := fmt.Sprintf("http://%s:%d/ws/v1/cluster/nodes?user.name=hadoop&states=RUNNING,DECOMMISSIONING,DECOMMISSIONED,LOST,SHUTDOWN", svc.Spec.ClusterIP, hadoop.PortRMWeb)
+	resp, err := c.Get(url)
+	g.Expect(err).NotTo(HaveOccurred())
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(resp.Body)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(resp.StatusCode).To(Equal(http.StatusOK), string(body))
+	nodes, err := yarn.DecodeNodes(body)
+	g.Expect(err).NotTo(HaveOccurred())
+	return nodes
+}
