@@ -1,11 +1,15 @@
 package controllers
 
 import (
+	"fmt"
+	"maps"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -97,5 +101,78 @@ var _ = Describe("HadoopCluster scale-down", Label("envtest"), func() {
 			return objs.NodeManagers.Spec.Replicas
 		}).Should(HaveValue(BeEquivalentTo(1)))
 		Expect(fresh(hc)(Default).Status.Decommissioning).To(BeNil())
+	})
+})
+
+// With no kubelet, the specs below create the StatefulSets' pods themselves and say
+// which revision each runs, as the StatefulSet controller would.
+var _ = Describe("HadoopCluster rolling update", Label("envtest"), func() {
+	var ns string
+
+	BeforeEach(func() {
+		ns = createNamespace("rollout")
+		readyExternalBackend(ns, "ext")
+	})
+
+	// runPod creates a ready pod of sts at revision.
+	runPod := func(sts *appsv1.StatefulSet, ordinal int, revision string) *corev1.Pod {
+		labels := map[string]string{appsv1.ControllerRevisionHashLabelKey: revision}
+		maps.Copy(labels, sts.Spec.Template.Labels)
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: sts.Namespace, Name: fmt.Sprintf("%s-%d", sts.Name, ordinal), Labels: labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "hadoop", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+		pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+		Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
+		return pod
+	}
+	// updateRevision makes sts report revision as its update revision.
+	updateRevision := func(sts *appsv1.StatefulSet, revision string) {
+		Eventually(func(g Gomega) {
+			g.Expect(get(sts)()).To(Succeed())
+			sts.Status = appsv1.StatefulSetStatus{ObservedGeneration: sts.Generation, Replicas: *sts.Spec.Replicas,
+				CurrentRevision: sts.Name + "-old", UpdateRevision: revision}
+			g.Expect(k8sClient.Status().Update(ctx, sts)).To(Succeed())
+		}).Should(Succeed())
+	}
+	gone := func(pod *corev1.Pod) func() bool {
+		return func() bool {
+			now := &corev1.Pod{}
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), now))
+		}
+	}
+
+	It("replaces the NodeManagers one at a time, highest ordinal first, and the ResourceManager after them", func() {
+		hc := createCluster(ns, "rolling", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.NodeManagers.Replicas = ptr.To[int32](2)
+			// Without decommissioning, which needs a NodeManager that answers.
+			s.NodeManagers.DecommissionTimeoutSeconds = ptr.To[int32](0)
+		})
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		Eventually(get(objs.ResourceManager)).Should(Succeed())
+		Expect(objs.NodeManagers.Spec.UpdateStrategy.Type).To(Equal(appsv1.OnDeleteStatefulSetStrategyType))
+		Expect(objs.ResourceManager.Spec.UpdateStrategy.Type).To(Equal(appsv1.OnDeleteStatefulSetStrategyType))
+
+		nm0, nm1 := runPod(objs.NodeManagers, 0, "nm-old"), runPod(objs.NodeManagers, 1, "nm-old")
+		rm := runPod(objs.ResourceManager, 0, "rm-old")
+		updateRevision(objs.ResourceManager, "rm-new")
+		updateRevision(objs.NodeManagers, "nm-new")
+
+		By("replacing the highest ordinal first, and nothing else meanwhile")
+		Eventually(gone(nm1)).WithTimeout(30 * time.Second).Should(BeTrue())
+		Consistently(func() bool { return gone(nm0)() || gone(rm)() }, 3*time.Second, 500*time.Millisecond).Should(BeFalse())
+		Eventually(events(hc)).Should(ContainElement("Normal/PodReplaced"))
+
+		By("replacing the next once its successor runs the new revision and is ready")
+		runPod(objs.NodeManagers, 1, "nm-new")
+		Eventually(gone(nm0)).WithTimeout(30 * time.Second).Should(BeTrue())
+		Consistently(gone(rm), 3*time.Second, 500*time.Millisecond).Should(BeFalse(), "the ResourceManager goes last")
+
+		By("replacing the ResourceManager once every NodeManager is current and ready")
+		runPod(objs.NodeManagers, 0, "nm-new")
+		Eventually(gone(rm)).WithTimeout(30 * time.Second).Should(BeTrue())
 	})
 })

@@ -142,6 +142,9 @@ const (
 	// EventReasonDecommissioning: YARN was asked to decommission NodeManagers before a
 	// scale-down.
 	EventReasonDecommissioning = "Decommissioning"
+	// EventReasonPodReplaced: a pod was deleted, to be created anew from its
+	// StatefulSet's current template, by a rolling update.
+	EventReasonPodReplaced = "PodReplaced"
 	// EventReasonDecommissionTimedOut: a Warning that the NodeManagers were not
 	// decommissioned by the deadline and the StatefulSet was lowered anyway.
 	EventReasonDecommissionTimedOut = "DecommissionTimedOut"

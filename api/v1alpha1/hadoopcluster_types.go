@@ -709,8 +709,9 @@ type HadoopClusterStatus struct {
 	// +optional
 	NodeManagers string `json:"nodeManagers,omitempty"`
 
-	// Decommissioning is the scale-down in progress: the NodeManagers YARN is
-	// decommissioning before the StatefulSet is lowered to spec.nodeManagers.replicas.
+	// Decommissioning is the decommission in progress: of the NodeManagers a
+	// scale-down removes, before the StatefulSet is lowered to
+	// spec.nodeManagers.replicas, or of the one a rolling update replaces next.
 	// +optional
 	Decommissioning *Decommissioning `json:"decommissioning,omitempty"`
 
@@ -738,10 +739,15 @@ type HadoopClusterStatus struct {
 	ConfigHash string `json:"configHash,omitempty"`
 }
 
-// Decommissioning is a graceful scale-down of the NodeManagers.
+// Decommissioning is a graceful decommission of NodeManagers: for a scale-down, or
+// for a rolling update, which replaces them one at a time.
 type Decommissioning struct {
-	// Replicas is what the NodeManagers' StatefulSet is lowered to once the nodes
-	// below are decommissioned.
+	// Reason is ScaleDown or RollingUpdate.
+	// +kubebuilder:validation:Enum=ScaleDown;RollingUpdate
+	Reason string `json:"reason"`
+
+	// Replicas is the NodeManager count once the nodes below are decommissioned: what
+	// a scale-down lowers the StatefulSet to.
 	Replicas int32 `json:"replicas"`
 
 	// StartTime is when the operator first asked YARN to decommission them.
@@ -756,6 +762,12 @@ type Decommissioning struct {
 	// +optional
 	Nodes []DecommissioningNode `json:"nodes,omitempty"`
 }
+
+// Reasons of a Decommissioning.
+const (
+	DecommissionScaleDown     = "ScaleDown"
+	DecommissionRollingUpdate = "RollingUpdate"
+)
 
 // DecommissioningNode is one leaving NodeManager as YARN reports it.
 type DecommissioningNode struct {

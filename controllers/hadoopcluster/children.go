@@ -40,6 +40,9 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 		return r.reportConfigHash(ctx, p)
 	}
 	decommission, err := r.planDecommission(ctx, p)
+	if err == nil && decommission == nil && hc.Status.Decommissioning == nil {
+		decommission, err = r.planRollout(ctx, p)
+	}
 	if err != nil {
 		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
 	}
@@ -68,6 +71,11 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 	}
 	if err := r.refreshSchedulerFiles(ctx, p, objs.ConfigMap); err != nil {
 		return p.Failed(v1alpha1.ConditionResourceManagerReady, err)
+	}
+	if len(conflicts) == 0 {
+		if err := r.replacePods(ctx, p); err != nil {
+			return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
+		}
 	}
 	if objs.JobHistory == nil {
 		if err := r.removeJobHistory(ctx, p); err != nil {

@@ -59,18 +59,36 @@ func (r *Reconciler) planDecommission(ctx context.Context, p *clusterPass) (*had
 	}
 
 	prev := p.base.Status.Decommissioning
-	d, expired := decommissionWindow(prev, desired, timeout, time.Now())
+	same := prev != nil && prev.Reason == v1alpha1.DecommissionScaleDown && prev.Replicas == desired
+	d, expired := decommissionWindow(prev, same, timeout, time.Now())
+	d.Reason, d.Replicas = v1alpha1.DecommissionScaleDown, desired
 	if expired {
 		r.record(hc, nil, corev1.EventTypeWarning, v1alpha1.EventReasonDecommissionTimedOut, "Scale",
 			fmt.Sprintf("YARN did not decommission the leaving NodeManagers by %s: scaling to %d anyway", d.Deadline.UTC().Format(time.RFC3339), desired))
 		return nil, nil
 	}
 
-	var leaving []leavingNode
+	var pods []string
 	for i := desired; i < current; i++ {
-		n, err := r.leavingNode(ctx, hc, fmt.Sprintf("%s-%d", sts.Name, i), prev)
+		pods = append(pods, fmt.Sprintf("%s-%d", sts.Name, i))
+	}
+	hosts, pending, err := r.followDecommission(ctx, p, d, pods, prev)
+	if err != nil || !pending {
+		return nil, err
+	}
+	return &hadoop.Decommission{Replicas: ptr.To(current), Hosts: hosts, TimeoutSeconds: timeout}, nil
+}
+
+// followDecommission asks YARN about the NodeManagers of pods and reports them in d,
+// which becomes the status's decommission while any of them is pending. It returns
+// the hosts the exclude file lists.
+func (r *Reconciler) followDecommission(ctx context.Context, p *clusterPass, d *v1alpha1.Decommissioning, pods []string, prev *v1alpha1.Decommissioning) ([]string, bool, error) {
+	hc := p.hc
+	var leaving []leavingNode
+	for _, pod := range pods {
+		n, err := r.leavingNode(ctx, hc, pod, prev)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		leaving = append(leaving, n)
 	}
@@ -82,9 +100,9 @@ func (r *Reconciler) planDecommission(ctx context.Context, p *clusterPass) (*had
 			break
 		}
 	}
-	statuses, hosts, pending := followDecommission(leaving, nodes, nodesErr)
+	statuses, hosts, pending := decommissionProgress(leaving, nodes, nodesErr)
 	if !pending {
-		return nil, nil
+		return hosts, false, nil
 	}
 	d.Nodes = statuses
 	hc.Status.Decommissioning = d
@@ -92,33 +110,31 @@ func (r *Reconciler) planDecommission(ctx context.Context, p *clusterPass) (*had
 	if nodesErr != nil {
 		p.decommissionProblem = fmt.Sprintf("the ResourceManager did not answer (%v)", nodesErr)
 	}
-	return &hadoop.Decommission{Replicas: current, Hosts: hosts, TimeoutSeconds: timeout}, nil
+	return hosts, true, nil
 }
 
-// decommissionWindow is the decommission towards desired replicas: the one in status
-// when it was towards the same count, else one starting now. Expired says its deadline
-// has passed.
-func decommissionWindow(prev *v1alpha1.Decommissioning, desired, timeout int32, now time.Time) (*v1alpha1.Decommissioning, bool) {
+// decommissionWindow is a decommission's start and deadline: those of prev when the
+// pass continues it (same), else starting now. Expired says the deadline has passed.
+func decommissionWindow(prev *v1alpha1.Decommissioning, same bool, timeout int32, now time.Time) (*v1alpha1.Decommissioning, bool) {
 	start := metav1.NewTime(now)
-	if prev != nil && prev.Replicas == desired {
+	if same {
 		start = prev.StartTime
 	}
 	d := &v1alpha1.Decommissioning{
-		Replicas:  desired,
 		StartTime: start,
 		Deadline:  metav1.NewTime(start.Add(time.Duration(timeout)*time.Second + decommissionGrace)),
 	}
 	return d, !now.Before(d.Deadline.Time)
 }
 
-// followDecommission reports each leaving NodeManager from YARN's node list (nodes,
+// decommissionProgress reports each leaving NodeManager from YARN's node list (nodes,
 // or nodesErr when the ResourceManager did not answer), the hosts the exclude file
 // must keep listing, and whether any of them may still run containers. A NodeManager
 // is done when YARN reports it decommissioned, lost or shut down, or when YARN does
 // not know it and its pod is not serving; one whose node ID is unknown holds the
 // scale-down only while its pod is serving, which it cannot be for long without
 // answering.
-func followDecommission(leaving []leavingNode, nodes []yarn.Node, nodesErr error) ([]v1alpha1.DecommissioningNode, []string, bool) {
+func decommissionProgress(leaving []leavingNode, nodes []yarn.Node, nodesErr error) ([]v1alpha1.DecommissioningNode, []string, bool) {
 	var statuses []v1alpha1.DecommissioningNode
 	var hosts []string
 	pending := false
@@ -226,6 +242,10 @@ func decommissionMessage(d *v1alpha1.Decommissioning, problem string) string {
 	}
 	msg := fmt.Sprintf("YARN is decommissioning %s before the NodeManagers scale down to %d; the StatefulSet is lowered when they are decommissioned, or at %s",
 		strings.Join(nodes, ", "), d.Replicas, d.Deadline.UTC().Format(time.RFC3339))
+	if d.Reason == v1alpha1.DecommissionRollingUpdate {
+		msg = fmt.Sprintf("rolling the NodeManagers to the current template one at a time: YARN is decommissioning %s, whose pod is replaced when it is decommissioned, or at %s",
+			strings.Join(nodes, ", "), d.Deadline.UTC().Format(time.RFC3339))
+	}
 	if problem != "" {
 		msg += "; " + problem
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
-func TestFollowDecommission(t *testing.T) {
+func TestDecommissionProgress(t *testing.T) {
 	nodes := []yarn.Node{
 		{ID: "nm-1.nm.ns.svc.cluster.local:8041", State: yarn.NodeDecommissioning, NumContainers: 3},
 		{ID: "10.0.0.7:8041", State: yarn.NodeDecommissioned},
@@ -74,7 +74,7 @@ func TestFollowDecommission(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			statuses, hosts, pending := followDecommission(tc.leaving, nodes, tc.nodesErr)
+			statuses, hosts, pending := decommissionProgress(tc.leaving, nodes, tc.nodesErr)
 			if !slices.Equal(hosts, tc.wantHosts) {
 				t.Errorf("hosts %v, want %v", hosts, tc.wantHosts)
 			}
@@ -90,22 +90,22 @@ func TestFollowDecommission(t *testing.T) {
 
 func TestDecommissionWindow(t *testing.T) {
 	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	d, expired := decommissionWindow(nil, 1, 600, start)
+	d, expired := decommissionWindow(nil, false, 600, start)
 	if expired || !d.StartTime.Time.Equal(start) || !d.Deadline.Time.Equal(start.Add(600*time.Second+decommissionGrace)) {
 		t.Fatalf("a new decommission: %+v, expired %v", d, expired)
 	}
-	// A later pass keeps the start, and the deadline, of the same scale-down.
+	// A later pass keeps the start, and the deadline, of the same decommission.
 	later := start.Add(5 * time.Minute)
-	same, expired := decommissionWindow(d, 1, 600, later)
+	same, expired := decommissionWindow(d, true, 600, later)
 	if expired || !same.StartTime.Equal(&d.StartTime) {
-		t.Errorf("the same scale-down five minutes on: %+v, expired %v", same, expired)
+		t.Errorf("the same decommission five minutes on: %+v, expired %v", same, expired)
 	}
-	if _, expired := decommissionWindow(d, 1, 600, d.Deadline.Time); !expired {
+	if _, expired := decommissionWindow(d, true, 600, d.Deadline.Time); !expired {
 		t.Errorf("not expired at its deadline")
 	}
-	// A scale-down to another count starts again.
-	other, _ := decommissionWindow(&v1alpha1.Decommissioning{Replicas: 2, StartTime: metav1.NewTime(start)}, 1, 600, later)
+	// Another one starts again.
+	other, _ := decommissionWindow(&v1alpha1.Decommissioning{Replicas: 2, StartTime: metav1.NewTime(start)}, false, 600, later)
 	if !other.StartTime.Time.Equal(later) {
-		t.Errorf("a scale-down to another count kept the old start: %+v", other)
+		t.Errorf("another decommission kept the old start: %+v", other)
 	}
 }

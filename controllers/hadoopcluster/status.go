@@ -37,6 +37,11 @@ type clusterPass struct {
 	requeueAfter time.Duration
 	// decommissionProblem says what keeps the pass from following a decommission.
 	decommissionProblem string
+	// replacePod names the NodeManager pod a rolling update replaces in this pass.
+	replacePod string
+	// nodeManagersCurrent says that every NodeManager runs the current template and
+	// is ready, so the ResourceManager's turn has come.
+	nodeManagersCurrent bool
 }
 
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
@@ -116,14 +121,18 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 		}
 		r.record(hc, related, corev1.EventTypeWarning, v1alpha1.EventReasonNetworkPoliciesIneffective, "Apply", networkPoliciesIneffective)
 	}
-	if d := after.Decommissioning; d != nil && (before.Decommissioning == nil || before.Decommissioning.Replicas != d.Replicas) {
+	if d := after.Decommissioning; d != nil && (before.Decommissioning == nil || !before.Decommissioning.StartTime.Equal(&d.StartTime)) {
 		var pods []string
 		for _, n := range d.Nodes {
 			pods = append(pods, n.Pod)
 		}
-		r.event(hc, v1alpha1.EventReasonDecommissioning, "Scale",
-			fmt.Sprintf("Decommissioning NodeManagers %s in YARN before scaling to %d, until %s at the latest",
-				strings.Join(pods, ", "), d.Replicas, d.Deadline.UTC().Format(time.RFC3339)))
+		note := fmt.Sprintf("Decommissioning NodeManagers %s in YARN before scaling to %d, until %s at the latest",
+			strings.Join(pods, ", "), d.Replicas, d.Deadline.UTC().Format(time.RFC3339))
+		if d.Reason == v1alpha1.DecommissionRollingUpdate {
+			note = fmt.Sprintf("Decommissioning NodeManager %s in YARN before replacing its pod with the current template, until %s at the latest",
+				strings.Join(pods, ", "), d.Deadline.UTC().Format(time.RFC3339))
+		}
+		r.event(hc, v1alpha1.EventReasonDecommissioning, "Scale", note)
 	}
 	if before.NodeManagers != "" && after.NodeManagers != "" && before.DesiredNodeManagers != after.DesiredNodeManagers {
 		r.event(hc, v1alpha1.EventReasonScaled, "Scale",

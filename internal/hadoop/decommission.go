@@ -6,11 +6,13 @@ import (
 	"strings"
 )
 
-// Decommission is a graceful scale-down of the NodeManagers in progress: the
-// StatefulSet keeps its current size while YARN decommissions the leaving nodes.
+// Decommission is a graceful decommission of NodeManagers in progress: of those a
+// scale-down removes, while the StatefulSet keeps its current size, or of the one a
+// rolling update replaces next.
 type Decommission struct {
-	// Replicas is the StatefulSet's size until the leaving nodes are decommissioned.
-	Replicas int32
+	// Replicas is the StatefulSet's size until the leaving nodes are decommissioned;
+	// nil keeps the spec's.
+	Replicas *int32
 	// Hosts are the leaving NodeManagers' host names as the ResourceManager knows
 	// them (the host of each YARN node ID), which the exclude file lists.
 	Hosts []string
@@ -46,9 +48,8 @@ func NodesExcludeXML(d *Decommission) string {
 // nodeManagerReplicas is the NodeManagers' StatefulSet size: the spec's, or the
 // current one while a decommission runs.
 func nodeManagerReplicas(in Input) *int32 {
-	if in.Decommission != nil {
-		r := in.Decommission.Replicas
-		return &r
+	if in.Decommission != nil && in.Decommission.Replicas != nil {
+		return in.Decommission.Replicas
 	}
 	return in.Cluster.Spec.NodeManagers.Replicas
 }

@@ -33,7 +33,7 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 	if in.Storage.HandOverRoot {
 		init = []corev1.Container{handOverRootContainer(in)}
 	}
-	return statefulSet(in, ptr.To[int32](1), role{
+	sts := statefulSet(in, ptr.To[int32](1), role{
 		component:      ResourceManager,
 		command:        StartResourceManager,
 		resources:      rm.Resources,
@@ -49,6 +49,10 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 		mounts:         []corev1.VolumeMount{schedulerMount()},
 		sidecars:       []corev1.Container{schedulerRefresher(in)},
 	}, configHash)
+	// The operator replaces the ResourceManager's pod itself, after the NodeManagers
+	// (controllers/hadoopcluster/rollout.go).
+	sts.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+	return sts
 }
 
 // JobHistoryStatefulSet runs the JobHistory server.
@@ -123,6 +127,10 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	// NodeManagers do not depend on one another; starting and stopping them one by
 	// one would only slow scaling down.
 	sts.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+	// The operator replaces outdated NodeManagers one at a time, each decommissioned
+	// by YARN first, rather than the StatefulSet killing their containers
+	// (controllers/hadoopcluster/rollout.go).
+	sts.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
 	if vc := nm.LocalDirs.VolumeClaim; vc != nil {
 		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{{
 			ObjectMeta: metav1.ObjectMeta{Name: volumeYARNData, Labels: Labels(hc, NodeManager)},

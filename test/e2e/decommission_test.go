@@ -116,6 +116,98 @@ func decommissionSpecs() {
 				Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
 			}
 		}
+	})
+
+	It("rolls a configuration change through the NodeManagers one at a time during a TeraSort, each decommissioned before its pod is replaced, and the ResourceManager last; the run succeeds with no failed or killed task attempt", func() {
+		hc := &v1alpha1.HadoopCluster{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: shrinkingCluster}, hc)).To(Succeed())
+		hc.Spec.NodeManagers.Replicas = ptr.To[int32](2)
+		Expect(k8sClient.Update(ctx, hc)).To(Succeed())
+		Eventually(func(g Gomega) {
+			nodes := clusterNodes(g, hc)
+			running := 0
+			for _, n := range nodes {
+				if n.State == yarn.NodeRunning {
+					running++
+				}
+			}
+			g.Expect(running).To(Equal(2), "%+v", nodes)
+		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+
+		uids := func() map[string]string {
+			out := map[string]string{}
+			for _, c := range []hadoop.Component{hadoop.ResourceManager, hadoop.NodeManager} {
+				pods := &corev1.PodList{}
+				Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c)))).To(Succeed())
+				for _, p := range pods.Items {
+					if p.DeletionTimestamp.IsZero() && podReady(&p) {
+						out[p.Name] = string(p.UID)
+					}
+				}
+			}
+			return out
+		}
+		rmPod := hadoop.ResourceManagerName(hc) + "-0"
+		nmPods := []string{hadoop.NodeManagerName(hc) + "-0", hadoop.NodeManagerName(hc) + "-1"}
+		before := uids()
+		Expect(before).To(HaveLen(3))
+
+		const name = "terasort-rolling"
+		Expect(k8sClient.Create(ctx, newTeraSortOn(name, shrinkingCluster))).To(Succeed())
+		Eventually(func(g Gomega) {
+			run := &v1alpha1.BenchmarkRun{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, run)).To(Succeed())
+			g.Expect(run.Status.Progress).NotTo(BeNil())
+			g.Expect(run.Status.Progress.Stage).To(Equal(v1alpha1.StageTeraSort))
+			g.Expect(clusterNodes(g, hc)).To(ContainElement(HaveField("NumContainers", BeNumerically(">", 0))))
+		}).WithTimeout(runTimeout).WithPolling(time.Second).Should(Succeed())
+
+		By("changing the configuration, which every pod's template carries")
+		start := time.Now()
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), hc)).To(Succeed())
+		hc.Spec.Config.YarnSite = map[string]string{"yarn.nodemanager.delete.debug-delay-sec": "1"}
+		Expect(k8sClient.Update(ctx, hc)).To(Succeed())
+
+		sawRollingDecommission := false
+		replacedAt := map[string]time.Duration{}
+		Eventually(func(g Gomega) {
+			current := &v1alpha1.HadoopCluster{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), current)).To(Succeed())
+			if d := current.Status.Decommissioning; d != nil && d.Reason == v1alpha1.DecommissionRollingUpdate {
+				sawRollingDecommission = true
+			}
+			now := uids()
+			missing := 0
+			for _, pod := range nmPods {
+				uid, ok := now[pod]
+				if !ok {
+					missing++
+				} else if uid != before[pod] {
+					if _, seen := replacedAt[pod]; !seen {
+						replacedAt[pod] = time.Since(start)
+					}
+				}
+			}
+			Expect(missing).To(BeNumerically("<=", 1), "one NodeManager at a time: %v", now)
+			if uid, ok := now[rmPod]; ok && uid != before[rmPod] {
+				replacedAt[rmPod] = time.Since(start)
+				Expect(replacedAt).To(HaveKey(nmPods[0]), "the ResourceManager goes after the NodeManagers")
+				Expect(replacedAt).To(HaveKey(nmPods[1]), "the ResourceManager goes after the NodeManagers")
+			}
+			g.Expect(replacedAt).To(HaveLen(3))
+		}).WithTimeout(2 * runTimeout).WithPolling(time.Second).Should(Succeed())
+		GinkgoWriter.Printf("new pods ready after: %v\n", replacedAt)
+		Expect(sawRollingDecommission).To(BeTrue(), "status showed a NodeManager decommissioned for the update")
+		Expect(replacedAt[nmPods[1]]).To(BeNumerically("<", replacedAt[nmPods[0]]), "the highest ordinal first")
+
+		run := waitForRun(name)
+		cleanTeraSort(run)
+		for _, s := range run.Status.Stages {
+			if s.Counters != nil {
+				Expect(s.Counters.FailedTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+				Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+			}
+		}
 		deleteCluster(shrinkingCluster)
 	})
 }
