@@ -37,6 +37,10 @@ func decommissionSpecs() {
 			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
 		}
 		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{VCores: ptr.To[int32](2)}
+		// With two NodeManagers MapReduce speculates, and kills the attempt that loses
+		// the race. Without speculation, a killed attempt is one a lost container
+		// caused, which is what these specs look for.
+		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.map.speculative": "false", "mapreduce.reduce.speculative": "false"}
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		// Both NodeManagers registered: the ResourceManager reached them by the names
 		// they advertise, through the cluster DNS.
