@@ -127,17 +127,6 @@ func decommissionSpecs() {
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: shrinkingCluster}, hc)).To(Succeed())
 		hc.Spec.NodeManagers.Replicas = ptr.To[int32](2)
 		Expect(k8sClient.Update(ctx, hc)).To(Succeed())
-		Eventually(func(g Gomega) {
-			nodes := clusterNodes(g, hc)
-			running := 0
-			for _, n := range nodes {
-				if n.State == yarn.NodeRunning {
-					running++
-				}
-			}
-			g.Expect(running).To(Equal(2), "%+v", nodes)
-		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
-
 		uids := func() map[string]string {
 			out := map[string]string{}
 			for _, c := range []hadoop.Component{hadoop.ResourceManager, hadoop.NodeManager} {
@@ -151,6 +140,19 @@ func decommissionSpecs() {
 			}
 			return out
 		}
+		// YARN may list a node RUNNING before its pod is ready: both are waited for.
+		Eventually(func(g Gomega) {
+			g.Expect(uids()).To(HaveLen(3), "the ResourceManager's and both NodeManagers' pods are ready")
+			nodes := clusterNodes(g, hc)
+			running := 0
+			for _, n := range nodes {
+				if n.State == yarn.NodeRunning {
+					running++
+				}
+			}
+			g.Expect(running).To(Equal(2), "%+v", nodes)
+		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+
 		rmPod := hadoop.ResourceManagerName(hc) + "-0"
 		nmPods := []string{hadoop.NodeManagerName(hc) + "-0", hadoop.NodeManagerName(hc) + "-1"}
 		before := uids()
