@@ -45,10 +45,7 @@ var _ = Describe("HadoopCluster scale-down", Label("envtest"), func() {
 			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 		}
 		Expect(k8sClient.Create(ctx, leaving)).To(Succeed())
-		// TEST-NET-1: nothing answers there, so the operator cannot learn the node ID.
-		leaving.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
-		Expect(k8sClient.Status().Update(ctx, leaving)).To(Succeed())
+		markReady(leaving)
 
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.NodeManagers.Replicas = ptr.To[int32](1) })
 		Eventually(condition(hc, v1alpha1.ConditionNodeManagersReady)).Should(Equal("False/Decommissioning"))
@@ -91,9 +88,7 @@ var _ = Describe("HadoopCluster scale-down", Label("envtest"), func() {
 			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 		}
 		Expect(k8sClient.Create(ctx, leaving)).To(Succeed())
-		leaving.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
-		Expect(k8sClient.Status().Update(ctx, leaving)).To(Succeed())
+		markReady(leaving)
 
 		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.NodeManagers.Replicas = ptr.To[int32](1) })
 		Eventually(func(g Gomega) *int32 {
@@ -123,9 +118,7 @@ var _ = Describe("HadoopCluster rolling update", Label("envtest"), func() {
 			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "hadoop", Image: "hadoop"}}},
 		}
 		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
-		pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
-		Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
+		markReady(pod)
 		return pod
 	}
 	// updateRevision makes sts report revision as its update revision.
@@ -176,3 +169,16 @@ var _ = Describe("HadoopCluster rolling update", Label("envtest"), func() {
 		Eventually(gone(rm)).WithTimeout(30 * time.Second).Should(BeTrue())
 	})
 })
+
+// markReady plays the kubelet: the pod runs and is ready, at an address of TEST-NET-1,
+// where nothing answers, so the operator cannot learn a NodeManager's node ID. The
+// operator may annotate the pod meanwhile, so the status is written to the latest.
+func markReady(pod *corev1.Pod) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		g.Expect(get(pod)()).To(Succeed())
+		pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+		g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
+	}).Should(Succeed())
+}
