@@ -132,14 +132,14 @@ func (r *Reconciler) reportComponent(ctx context.Context, p *clusterPass, c hado
 // unschedulablePod is the first pod of the component, by name, that the scheduler
 // reported it cannot place.
 func (r *Reconciler) unschedulablePod(ctx context.Context, hc *v1alpha1.HadoopCluster, c hadoop.Component) (*corev1.Pod, error) {
-	pods := &corev1.PodList{}
-	if err := r.workloads.List(ctx, pods, client.InNamespace(hc.Namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c))); err != nil {
-		return nil, fmt.Errorf("listing the %s pods: %w", c, err)
+	pods, err := r.componentPods(ctx, hc, c)
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(pods.Items, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
-	for i := range pods.Items {
-		if cond := podScheduled(&pods.Items[i]); cond != nil && cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable {
-			return &pods.Items[i], nil
+	slices.SortFunc(pods, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
+	for i := range pods {
+		if cond := podScheduled(&pods[i]); cond != nil && cond.Status == corev1.ConditionFalse && cond.Reason == corev1.PodReasonUnschedulable {
+			return &pods[i], nil
 		}
 	}
 	return nil, nil

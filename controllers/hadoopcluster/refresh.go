@@ -18,13 +18,12 @@ import (
 // annotation is on the pod alone, not on the template, so nothing restarts.
 func (r *Reconciler) refreshSchedulerFiles(ctx context.Context, p *clusterPass, cm *corev1.ConfigMap) error {
 	hash := cm.Annotations[hadoop.SchedulerHashAnnotation]
-	pods := &corev1.PodList{}
-	if err := r.workloads.List(ctx, pods, client.InNamespace(p.hc.Namespace),
-		client.MatchingLabels(hadoop.SelectorLabels(p.hc, hadoop.ResourceManager))); err != nil {
-		return fmt.Errorf("listing the ResourceManager's pods: %w", err)
+	pods, err := r.componentPods(ctx, p.hc, hadoop.ResourceManager)
+	if err != nil {
+		return err
 	}
-	for i := range pods.Items {
-		pod := &pods.Items[i]
+	for i := range pods {
+		pod := &pods[i]
 		if !pod.DeletionTimestamp.IsZero() || pod.Annotations[hadoop.SchedulerHashAnnotation] == hash {
 			continue
 		}

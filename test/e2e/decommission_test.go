@@ -112,14 +112,7 @@ func decommissionSpecs() {
 		}).WithTimeout(runTimeout).WithPolling(2 * time.Second).Should(Succeed())
 		GinkgoWriter.Printf("StatefulSet at 1 after %s\n", time.Since(start).Round(time.Second))
 
-		run := waitForRun(name)
-		cleanTeraSort(run)
-		for _, s := range run.Status.Stages {
-			if s.Counters != nil {
-				Expect(s.Counters.FailedTaskAttempts).To(BeZero(), "stage %s", s.Stage)
-				Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
-			}
-		}
+		expectNoLostAttempts(waitForRun(name))
 	})
 
 	It("rolls a configuration change through the NodeManagers one at a time during a TeraSort, each decommissioned before its pod is replaced, and the ResourceManager last; the run succeeds with no failed or killed task attempt", func() {
@@ -206,14 +199,7 @@ func decommissionSpecs() {
 		Expect(sawRollingDecommission).To(BeTrue(), "status showed a NodeManager decommissioned for the update")
 		Expect(replacedAt[nmPods[1]]).To(BeNumerically("<", replacedAt[nmPods[0]]), "the highest ordinal first")
 
-		run := waitForRun(name)
-		cleanTeraSort(run)
-		for _, s := range run.Status.Stages {
-			if s.Counters != nil {
-				Expect(s.Counters.FailedTaskAttempts).To(BeZero(), "stage %s", s.Stage)
-				Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
-			}
-		}
+		expectNoLostAttempts(waitForRun(name))
 		deleteCluster(shrinkingCluster)
 	})
 }
@@ -234,4 +220,18 @@ func clusterNodes(g Gomega, hc *v1alpha1.HadoopCluster) []yarn.Node {
 	nodes, err := yarn.DecodeNodes(body)
 	g.Expect(err).NotTo(HaveOccurred())
 	return nodes
+}
+
+// expectNoLostAttempts checks that a TeraSort run is clean and that no task attempt of
+// it failed or was killed: with speculation off, a killed attempt is one whose
+// container was lost.
+func expectNoLostAttempts(run *v1alpha1.BenchmarkRun) {
+	GinkgoHelper()
+	cleanTeraSort(run)
+	for _, s := range run.Status.Stages {
+		if s.Counters != nil {
+			Expect(s.Counters.FailedTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+			Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
+		}
+	}
 }
