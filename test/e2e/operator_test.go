@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,6 +23,10 @@ const (
 	operatorRelease   = "hadoop-ceph-operator"
 	operatorNamespace = "hadoop-ceph-operator"
 )
+
+// multusCRD is the CRD of Multus's NetworkAttachmentDefinitions, which one spec
+// installs while the operator runs.
+const multusCRD = "network-attachment-definitions.k8s.cni.cncf.io"
 
 func operatorSpecs() {
 	It("becomes Ready", func() {
@@ -65,8 +70,10 @@ func operatorSpecs() {
 	// NetworkAttachmentDefinitions, and the restart is a clean exit, not a crash.
 	It("restarts itself, exiting cleanly, once Multus is installed after it", func() {
 		before := operatorContainer(Default).RestartCount
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: multusCRD}, &apiextensionsv1.CustomResourceDefinition{})).
+			To(Satisfy(apierrors.IsNotFound), "the operator must have started without Multus (BeforeSuite removes a CRD left by an interrupted run)")
 		crd := "controllers/testdata/crds/k8s.cni.cncf.io_networkattachmentdefinitions.yaml"
-		mustRun(kubectl("apply", "-f", crd))
+		mustRun(kubectl("create", "-f", crd))
 		DeferCleanup(func() {
 			// The later specs run on a cluster without Multus, as before; a started
 			// operator keeps watching a kind whose CRD is gone, so it starts once more.

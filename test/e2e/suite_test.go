@@ -16,6 +16,8 @@ import (
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
@@ -88,9 +90,24 @@ var _ = BeforeSuite(func() {
 	// The story checks the operator without Rook, then installs Rook while it runs: a
 	// Rook left by the demo or an earlier run goes first, and an operator that
 	// watched it starts again without it.
+	leftovers := false
 	if err := k8sClient.List(ctx, &cephv1.CephClusterList{}, client.Limit(1)); !meta.IsNoMatchError(err) {
 		By("removing the local Rook that an earlier run or the demo left (hack/rook/down.sh)")
 		runLogged(command("hack/rook/down.sh"))
+		leftovers = true
+	}
+	// Likewise the Multus CRD that the operator's restart spec installs: a run
+	// interrupted inside that spec leaves it, and an operator started with it served
+	// has nothing to restart for.
+	multus := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: multusCRD}}
+	if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(multus), multus); err == nil {
+		By("removing the Multus CRD that an interrupted run left")
+		mustRun(kubectl("delete", "crd", multusCRD, "--wait"))
+		leftovers = true
+	} else {
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "looking up CRD %s: %v", multusCRD, err)
+	}
+	if leftovers {
 		if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: operatorNamespace, Name: operatorRelease}, &appsv1.Deployment{}); err == nil {
 			mustRun(kubectl("-n", operatorNamespace, "rollout", "restart", "deployment/"+operatorRelease))
 			mustRun(kubectl("-n", operatorNamespace, "rollout", "status", "deployment/"+operatorRelease, "--timeout=3m"))
