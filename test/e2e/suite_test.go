@@ -57,6 +57,10 @@ func TestE2E(t *testing.T) {
 	RunSpecs(t, "End-to-end", Label("e2e"))
 }
 
+// suiteNamespaceLabel marks the namespaces this suite creates, so that a later run
+// can tell them from a user's (the demo's, say) and remove them.
+const suiteNamespaceLabel = "e2e.hadoopceph.io/run"
+
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	SetDefaultEventuallyPollingInterval(2 * time.Second)
@@ -74,9 +78,24 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(cfg, client.Options{Scheme: newScheme()})
 	Expect(err).NotTo(HaveOccurred())
 
+	// An interrupted run leaves its namespace, and the HadoopClusters in it hold the
+	// node's ports: the suite's own namespaces (by their label) go first. Their
+	// StorageBackends keep their data, as every deletion does.
+	leftNamespaces := &corev1.NamespaceList{}
+	Expect(k8sClient.List(ctx, leftNamespaces, client.HasLabels{suiteNamespaceLabel})).To(Succeed())
+	for _, ns := range leftNamespaces.Items {
+		By("removing namespace " + ns.Name + ", left by an interrupted run")
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &ns))).To(Succeed())
+	}
+	for _, ns := range leftNamespaces.Items {
+		Eventually(func() error {
+			return k8sClient.Get(ctx, client.ObjectKeyFromObject(&ns), &corev1.Namespace{})
+		}).WithTimeout(5*time.Minute).Should(Satisfy(apierrors.IsNotFound),
+			"namespace %s is still there: its StorageBackend's finalizer needs the operator running", ns.Name)
+	}
+
 	// Every Hadoop pod here takes the node's Hadoop ports (host network), so a
-	// HadoopCluster left by the demo or an interrupted run would keep this run's
-	// pods from being scheduled.
+	// HadoopCluster left by the demo would keep this run's pods from being scheduled.
 	// On a fresh cluster the CRDs come with the operator, which the first spec installs.
 	others := &v1alpha1.HadoopClusterList{}
 	if err := k8sClient.List(ctx, others); !meta.IsNoMatchError(err) {
@@ -115,7 +134,9 @@ var _ = BeforeSuite(func() {
 	}
 
 	namespace = "e2e-" + rand.String(5)
-	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
+		Name: namespace, Labels: map[string]string{suiteNamespaceLabel: "true"},
+	}})).To(Succeed())
 	cephRoot = "/hco-e2e/" + namespace
 	mustRun(fsadmin("mkdir", cephRoot))
 	DeferCleanup(func() {
