@@ -14,6 +14,11 @@ const (
 	ConditionClientReady = "ClientReady"
 	// ConditionClientConfigReady: the rendered client config Secret is current.
 	ConditionClientConfigReady = "ClientConfigReady"
+	// ConditionEvictorReady: the client that evicts dead Hadoop pods' CephFS sessions
+	// is usable, and its config Secret current. Informational: Ready does not
+	// summarise it, since Hadoop runs without eviction (a dead pod's files then wait
+	// for the MDS session timeout).
+	ConditionEvictorReady = "EvictorReady"
 	// ConditionDeletionBlocked: deletion was requested and is waiting, for example
 	// because HadoopClusters still use the backend.
 	ConditionDeletionBlocked = "DeletionBlocked"
@@ -39,6 +44,10 @@ const (
 	ReasonInvalidKey               = "InvalidKey"
 	ReasonDependencyNotReady       = "DependencyNotReady"
 	ReasonInUse                    = "InUse"
+
+	// ReasonEvictionOff: no evictor is configured (spec.cephFS.external.evictor) or it
+	// is turned off (spec.cephFS.rook.evictDeadClients).
+	ReasonEvictionOff = "EvictionOff"
 
 	// ReasonSubVolumeGroupOwnedElsewhere: the CephFilesystemSubVolumeGroup for Hadoop's
 	// root exists and was not created for this StorageBackend.
@@ -148,6 +157,9 @@ const (
 	// EventReasonDecommissionTimedOut: a Warning that the NodeManagers were not
 	// decommissioned by the deadline and the StatefulSet was lowered anyway.
 	EventReasonDecommissionTimedOut = "DecommissionTimedOut"
+	// EventReasonEvictingSessions: a pod of the cluster is gone, and a Job evicts the
+	// CephFS sessions it may have left open.
+	EventReasonEvictingSessions = "EvictingSessions"
 	// EventReasonReplaced: a StatefulSet whose immutable fields had to change was
 	// deleted, leaving its pods running, to be created anew.
 	EventReasonReplaced = "Replaced"

@@ -715,6 +715,15 @@ type HadoopClusterStatus struct {
 	// +optional
 	Decommissioning *Decommissioning `json:"decommissioning,omitempty"`
 
+	// SessionPods are the cluster's pods whose CephFS sessions the operator evicts
+	// once they are gone (by their UID, which the connector tags each session with),
+	// when the StorageBackend has an evictor. Kept here so that a pod deleted while the
+	// operator was down is still recognised.
+	// +listType=map
+	// +listMapKey=uid
+	// +optional
+	SessionPods []SessionPod `json:"sessionPods,omitempty"`
+
 	// NodeManagerSelector is the label selector of the NodeManager pods, for the scale
 	// subresource (and so for autoscalers).
 	// +optional
@@ -820,4 +829,12 @@ type HadoopClusterList struct {
 
 func init() {
 	SchemeBuilder.Register(&HadoopCluster{}, &HadoopClusterList{})
+}
+
+// SessionPod is a pod of the cluster that holds CephFS sessions.
+type SessionPod struct {
+	// Name of the pod.
+	Name string `json:"name"`
+	// UID of the pod, which its sessions carry as client_metadata.pod_uid.
+	UID string `json:"uid"`
 }

@@ -110,6 +110,16 @@ type RookCephFS struct {
 	// +optional
 	ClientName string `json:"clientName,omitempty"`
 
+	// EvictDeadClients makes the operator create a second CephClient,
+	// <clientName>-evictor, whose one use is to evict the CephFS sessions of a Hadoop
+	// pod that is gone, so that other clients need not wait for the MDS session
+	// timeout to use the files it held. Its caps (mon "allow r", mds "allow *") are
+	// the least Ceph accepts for an MDS command; the key is mounted only by the
+	// eviction Jobs (docs/security.md).
+	// +kubebuilder:default=true
+	// +optional
+	EvictDeadClients *bool `json:"evictDeadClients,omitempty"`
+
 	// PreserveOnDelete keeps the CephFilesystem, its pools and the CephClient when this
 	// StorageBackend is deleted. Only false lets the operator delete them, and with them
 	// every file Hadoop stored.
@@ -200,6 +210,14 @@ type ExternalCephFS struct {
 	// client's cephx key.
 	KeySecretRef SecretKeyRef `json:"keySecretRef"`
 
+	// Evictor is a second cephx client, used only to evict the CephFS sessions of a
+	// Hadoop pod that is gone, so that other clients need not wait for the MDS session
+	// timeout. Its caps must be mon "allow r" and mds "allow *" (the least Ceph
+	// accepts for an MDS command), with no osd caps. Without it, a dead pod's sessions
+	// hold their capabilities until the session timeout.
+	// +optional
+	Evictor *CephxClientRef `json:"evictor,omitempty"`
+
 	// DataPool describes the pool Hadoop's root is laid out on, for status and for the
 	// connector's pool choice. Omit it to use the file system's default data pool.
 	// +optional
@@ -213,6 +231,20 @@ type ExternalCephFS struct {
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="is immutable: moving Hadoop's root would hide its data"
 	// +optional
 	RootPath string `json:"rootPath,omitempty"`
+}
+
+// CephxClientRef is a cephx id and the Secret key that holds its key.
+type CephxClientRef struct {
+	// ClientID is the cephx id without the client. prefix.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[A-Za-z0-9][A-Za-z0-9._-]*$')",message="must be a cephx id of letters, digits, '.', '_' and '-', starting with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('client.')",message="must not start with client.: give the id only, such as hadoop-evictor for client.hadoop-evictor"
+	ClientID string `json:"clientID"`
+
+	// KeySecretRef names a Secret in this namespace and the key in it that holds the
+	// client's cephx key.
+	KeySecretRef SecretKeyRef `json:"keySecretRef"`
 }
 
 // SecretKeyRef points at one key of a Secret in the referencing object's namespace.
@@ -310,6 +342,14 @@ type StorageBackendStatus struct {
 	// can roll their pods.
 	// +optional
 	ClientConfigHash string `json:"clientConfigHash,omitempty"`
+	// EvictionClientID is the cephx id that evicts the sessions of dead Hadoop pods;
+	// empty when eviction is off or its client is not ready.
+	// +optional
+	EvictionClientID string `json:"evictionClientID,omitempty"`
+	// EvictionSecret is the Secret in this namespace with ceph.conf and the evictor's
+	// keyring, mounted by the eviction Jobs alone.
+	// +optional
+	EvictionSecret string `json:"evictionSecret,omitempty"`
 }
 
 // StorageBackend gives Hadoop a CephFS to live on.

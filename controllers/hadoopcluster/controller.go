@@ -55,6 +55,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=monitoring.coreos.com,resources=podmonitors,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods;nodes,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=pods,verbs=patch;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=k8s.cni.cncf.io,resources=network-attachment-definitions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
@@ -100,6 +101,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	// Before the phases that may stop the pass: a dead pod's sessions block other
+	// clients whatever else is wrong with the cluster.
+	if err := r.evictDeadSessions(ctx, p, res.Storage); err != nil {
+		return ctrl.Result{}, err
+	}
 	if err := r.reconcileNetwork(ctx, p, res); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -120,9 +126,13 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileE
 	if reconcileErr != nil {
 		// A failed pass learned nothing reliable besides its error: the rest of the
 		// status keeps what the last good pass reported.
-		conditions := st.Conditions
+		conditions, sessionPods := st.Conditions, st.SessionPods
 		*st = *old.DeepCopy()
 		st.Conditions = conditions
+		if p.sessionPodsObserved {
+			// Evictions this pass started must not be started again from the old record.
+			st.SessionPods = sessionPods
+		}
 	} else {
 		st.ObservedGeneration = p.hc.Generation
 	}

@@ -42,6 +42,9 @@ type clusterPass struct {
 	// nodeManagersCurrent says that every NodeManager runs the current template and
 	// is ready, so the ResourceManager's turn has come.
 	nodeManagersCurrent bool
+	// sessionPodsObserved says that the pass rebuilt status.sessionPods from the
+	// cache (evict.go).
+	sessionPodsObserved bool
 }
 
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,

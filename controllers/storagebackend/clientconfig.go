@@ -22,8 +22,29 @@ import (
 func (r *Reconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cephconf.Config) error {
 	sb := p.sb
 	desired := cephconf.Secret(sb, cfg)
-	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
+	ref := "Secret " + desired.Namespace + "/" + desired.Name
+	written, err := r.writeConfigSecret(ctx, sb, desired, cfg.ClientID)
+	if err != nil {
 		return p.Failed(v1alpha1.ConditionClientConfigReady, err)
+	}
+	if !written {
+		p.False(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonClientConfigSecretConflict,
+			ref+" exists and is not controlled by this StorageBackend; it is left untouched: delete or rename it")
+		return nil
+	}
+	sb.Status.ClientConfigSecret = desired.Name
+	sb.Status.ClientConfigHash = desired.Annotations[cephconf.HashAnnotation]
+	p.True(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonReconciled,
+		fmt.Sprintf("%s holds ceph.conf and keyring for client.%s with %d monitor(s)", ref, cfg.ClientID, len(cfg.Monitors)))
+	return nil
+}
+
+// writeConfigSecret creates desired, a client config Secret of sb, or brings the
+// existing one to its content. It reports false, and leaves the Secret alone, when a
+// Secret of that name exists that sb does not control.
+func (r *Reconciler) writeConfigSecret(ctx context.Context, sb *v1alpha1.StorageBackend, desired *corev1.Secret, clientID string) (bool, error) {
+	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
+		return false, err
 	}
 	hash := desired.Annotations[cephconf.HashAnnotation]
 	ref := "Secret " + desired.Namespace + "/" + desired.Name
@@ -34,16 +55,14 @@ func (r *Reconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cep
 	switch {
 	case apierrors.IsNotFound(err):
 		if err := r.Create(ctx, desired); err != nil {
-			return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("creating %s: %w", ref, err))
+			return false, fmt.Errorf("creating %s: %w", ref, err)
 		}
 		r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-			fmt.Sprintf("Rendered ceph.conf and keyring for client.%s into %s (hash %s)", cfg.ClientID, ref, hash))
+			fmt.Sprintf("Rendered ceph.conf and keyring for client.%s into %s (hash %s)", clientID, ref, hash))
 	case err != nil:
-		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s: %w", ref, err))
+		return false, fmt.Errorf("reading %s: %w", ref, err)
 	case !metav1.IsControlledBy(existing, sb):
-		p.False(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonClientConfigSecretConflict,
-			ref+" exists and is not controlled by this StorageBackend; it is left untouched: delete or rename it")
-		return nil
+		return false, nil
 	default:
 		before := existing.DeepCopy()
 		oldHash := existing.Annotations[cephconf.HashAnnotation]
@@ -52,17 +71,13 @@ func (r *Reconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cep
 		existing.Annotations = merged(existing.Annotations, desired.Annotations)
 		if !equality.Semantic.DeepEqual(before, existing) {
 			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
-				return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("updating %s: %w", ref, err))
+				return false, fmt.Errorf("updating %s: %w", ref, err)
 			}
 			r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-				fmt.Sprintf("Re-rendered ceph.conf and keyring for client.%s in %s (hash %s, was %s)", cfg.ClientID, ref, hash, oldHash))
+				fmt.Sprintf("Re-rendered ceph.conf and keyring for client.%s in %s (hash %s, was %s)", clientID, ref, hash, oldHash))
 		}
 	}
-	sb.Status.ClientConfigSecret = desired.Name
-	sb.Status.ClientConfigHash = hash
-	p.True(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonReconciled,
-		fmt.Sprintf("%s holds ceph.conf and keyring for client.%s with %d monitor(s)", ref, cfg.ClientID, len(cfg.Monitors)))
-	return nil
+	return true, nil
 }
 
 // reportClientConfig is the client config phase of a pass that lacks an input: it

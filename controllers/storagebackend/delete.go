@@ -193,6 +193,7 @@ func (r *Reconciler) deleteRookObjects(ctx context.Context, p *pass) ([]string, 
 	for _, obj := range []client.Object{
 		&cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: inRook(rook.SubVolumeGroupName(spec.FilesystemName, rook.SubVolumeGroup(spec.RootPath)))},
 		&cephv1.CephClient{ObjectMeta: inRook(rook.ClientName(sb))},
+		&cephv1.CephClient{ObjectMeta: inRook(rook.EvictorName(sb))},
 	} {
 		present, err := r.deleteOwned(ctx, p, obj)
 		if err != nil {

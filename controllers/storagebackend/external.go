@@ -45,12 +45,16 @@ func (r *Reconciler) reconcileExternal(ctx context.Context, p *pass) error {
 	if ext.DataPool != nil {
 		dataPool = ext.DataPool.Name
 	}
-	return r.reconcileClientConfig(ctx, p, cephconf.Config{
+	cfg := cephconf.Config{
 		Monitors:   ext.Monitors,
 		ClientID:   ext.ClientID,
 		Key:        key,
 		Filesystem: ext.FilesystemName,
 		RootPath:   ext.RootPath,
 		DataPool:   dataPool,
-	})
+	}
+	if err := r.reconcileClientConfig(ctx, p, cfg); err != nil {
+		return err
+	}
+	return r.reconcileExternalEvictor(ctx, p, cfg)
 }

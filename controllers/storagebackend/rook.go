@@ -85,14 +85,18 @@ func (r *Reconciler) reconcileRook(ctx context.Context, p *pass) error {
 	if monitorsUnmet != nil {
 		return r.reportClientConfig(ctx, p, *monitorsUnmet)
 	}
-	return r.reconcileClientConfig(ctx, p, cephconf.Config{
+	cfg := cephconf.Config{
 		Monitors:   monitors,
 		ClientID:   st.ClientID,
 		Key:        key,
 		Filesystem: spec.FilesystemName,
 		RootPath:   spec.RootPath,
 		DataPool:   rook.HadoopDataPoolName(fs),
-	})
+	}
+	if err := r.reconcileClientConfig(ctx, p, cfg); err != nil {
+		return err
+	}
+	return r.reconcileRookEvictor(ctx, p, ns, cfg)
 }
 
 // checkCephCluster reports whether the Rook namespace has a CephCluster. Nothing is
@@ -248,8 +252,18 @@ func (r *Reconciler) ownerGone(ctx context.Context, obj client.Object) (bool, er
 // reconcileClient applies Hadoop's CephClient and returns its key once Rook has
 // created it; an empty key means ClientReady says what is missing.
 func (r *Reconciler) reconcileClient(ctx context.Context, p *pass, ns string) (string, error) {
+	return r.rookClientKey(ctx, p, rook.Client(p.sb, ns), rook.MutateClient, v1alpha1.ConditionClientReady,
+		"set spec.cephFS.rook.clientName to another name")
+}
+
+// rookClientKey applies the CephClient cc (mutate sets what the StorageBackend
+// decides) and returns its key once Rook has created it; an empty key means the
+// condition cond says what is missing. remedy tells a user what to do when cc exists
+// and is someone else's.
+func (r *Reconciler) rookClientKey(ctx context.Context, p *pass, cc *cephv1.CephClient,
+	mutate func(*cephv1.CephClient, *v1alpha1.StorageBackend), cond, remedy string) (string, error) {
 	sb := p.sb
-	cc := rook.Client(sb, ns)
+	ns := cc.Namespace
 	ref := r.describe(cc)
 
 	existing := &cephv1.CephClient{}
@@ -258,19 +272,19 @@ func (r *Reconciler) reconcileClient(ctx context.Context, p *pass, ns string) (s
 	case err != nil && !apierrors.IsNotFound(err):
 		return "", fmt.Errorf("reading %s: %w", ref, err)
 	case err == nil && !rook.OwnedBy(existing, sb):
-		p.False(v1alpha1.ConditionClientReady, v1alpha1.ReasonClientOwnedElsewhere,
-			fmt.Sprintf("%s already exists and was %s; it is left untouched: set spec.cephFS.rook.clientName to another name", ref, rook.Owner(existing)))
+		p.False(cond, v1alpha1.ReasonClientOwnedElsewhere,
+			fmt.Sprintf("%s already exists and was %s; it is left untouched: %s", ref, rook.Owner(existing), remedy))
 		return "", nil
 	case err == nil && naming.DoNotReconcile(existing):
 		cc = existing
 	default:
-		if err := r.apply(ctx, p, cc, func() { rook.MutateClient(cc, sb) }); err != nil {
+		if err := r.apply(ctx, p, cc, func() { mutate(cc, sb) }); err != nil {
 			return "", err
 		}
 	}
 
 	if phase := clientPhase(cc); phase != cephv1.ConditionReady {
-		p.False(v1alpha1.ConditionClientReady, v1alpha1.ReasonWaitingForClient,
+		p.False(cond, v1alpha1.ReasonWaitingForClient,
 			fmt.Sprintf("waiting for Rook to create the cephx key of %s (phase: %s)", ref, phaseText(phase)))
 		return "", nil
 	}
@@ -287,10 +301,10 @@ func (r *Reconciler) reconcileClient(ctx context.Context, p *pass, ns string) (s
 			// Rook writes the Secret soon after the client is ready: a wait, not an error.
 			keyUnmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonWaitingForClientSecret, Message: fmt.Sprintf("waiting for Rook to write the key of %s into Secret %s/%s", ref, ns, secretName)}
 		}
-		p.Lacks(v1alpha1.ConditionClientReady, *keyUnmet)
+		p.Lacks(cond, *keyUnmet)
 		return "", nil
 	}
-	p.True(v1alpha1.ConditionClientReady, v1alpha1.ReasonReconciled,
+	p.True(cond, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("%s is ready; its key is in Secret %s/%s", ref, ns, secretName))
 	return key, nil
 }

@@ -41,6 +41,7 @@ func newPass(sb *v1alpha1.StorageBackend) *pass {
 // summarize sets Ready from the conditions it summarises, in the order a user should
 // fix them.
 func summarize(p *pass) {
+	evictorLacksConfig(p)
 	owned := []string{v1alpha1.ConditionFilesystemReady, v1alpha1.ConditionClientReady, v1alpha1.ConditionClientConfigReady}
 	p.Summarize(owned, func() string {
 		st := &p.sb.Status

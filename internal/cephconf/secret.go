@@ -22,10 +22,26 @@ func SecretName(sbName string) string {
 // Secret is the client config Secret of sb rendered from cfg. The caller makes sb its
 // controller, so it goes away with sb.
 func Secret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
+	return secret(SecretName(sb.Name), sb, cfg)
+}
+
+// EvictionSecretName is the Secret of the StorageBackend sbName with its evictor's
+// client config.
+func EvictionSecretName(sbName string) string {
+	return naming.ShortName(sbName+"-ceph-evictor", maxNameLength)
+}
+
+// EvictionSecret is the evictor's client config of sb, rendered from cfg: a Secret of
+// its own, so that only the eviction Jobs mount a key with the evictor's caps.
+func EvictionSecret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
+	return secret(EvictionSecretName(sb.Name), sb, cfg)
+}
+
+func secret(name string, sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
 	data := cfg.Data()
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        SecretName(sb.Name),
+			Name:        name,
 			Namespace:   sb.Namespace,
 			Labels:      naming.StorageBackendLabels(sb),
 			Annotations: map[string]string{HashAnnotation: Hash(data)},

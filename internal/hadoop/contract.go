@@ -56,10 +56,13 @@ const (
 	// reads; it fails when the interface has no IPv4 address.
 	EnvDataInterface = "HADOOP_DATA_INTERFACE"
 	EnvDataAddress   = "HADOOP_DATA_ADDRESS"
-	// EnvPodName and EnvPodNamespace tag the MDS sessions of the connector, so an
-	// administrator can evict the sessions of a dead pod at once.
+	// EnvPodName, EnvPodNamespace and EnvPodUID tag the MDS sessions of the
+	// connector, so that the sessions of a dead pod can be evicted at once: by the
+	// operator, by UID (a StatefulSet's replacement pod has the same name), or by an
+	// administrator.
 	EnvPodName      = "POD_NAME"
 	EnvPodNamespace = "POD_NAMESPACE"
+	EnvPodUID       = "POD_UID"
 	// EnvHeapSize is Hadoop 3's maximum heap for the daemon a container runs.
 	EnvHeapSize = "HADOOP_HEAPSIZE_MAX"
 	EnvLogDir   = "HADOOP_LOG_DIR"

@@ -36,6 +36,9 @@ type Storage struct {
 	ClientConfigSecret string
 	// ClientConfigHash changes whenever that Secret's content does.
 	ClientConfigHash string
+	// EvictionSecret names the Secret with the evictor's config, and EvictionClientID
+	// its cephx id; both empty when the backend has no evictor.
+	EvictionSecret, EvictionClientID string
 	// RookNamespace is where the Rook cluster's OSD pods run; empty for an external
 	// Ceph cluster.
 	RookNamespace string

@@ -62,9 +62,9 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// The pod's memory limit bounds the containers; virtual memory says nothing
 		// about a JVM's footprint and makes the check kill healthy tasks.
 		"yarn.nodemanager.vmem-check-enabled": "false",
-		// Containers inherit only these variables; the pod name and namespace tag
-		// their CephFS sessions.
-		"yarn.nodemanager.env-whitelist": "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ," + EnvPodName + "," + EnvPodNamespace,
+		// Containers inherit only these variables; the pod's name, namespace and UID
+		// tag their CephFS sessions.
+		"yarn.nodemanager.env-whitelist": "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ," + EnvPodName + "," + EnvPodNamespace + "," + EnvPodUID,
 		// A stopped container gets this long after SIGTERM to unmount CephFS before
 		// SIGKILL; Hadoop's 250 ms leaves MDS sessions behind that block other
 		// clients until they time out.

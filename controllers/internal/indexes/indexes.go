@@ -60,14 +60,24 @@ func Setup(ctx context.Context, indexer client.FieldIndexer, rookNamespace strin
 		{&v1alpha1.StorageBackend{}, RookFilesystem, rookValue(func(sb *v1alpha1.StorageBackend, ns string) string {
 			return ns + "/" + sb.Spec.CephFS.Rook.FilesystemName
 		})},
-		{&v1alpha1.StorageBackend{}, RookClient, rookValue(func(sb *v1alpha1.StorageBackend, ns string) string {
-			return ns + "/" + rook.ClientName(sb)
-		})},
+		{&v1alpha1.StorageBackend{}, RookClient, func(obj client.Object) []string {
+			sb := obj.(*v1alpha1.StorageBackend)
+			if sb.Spec.CephFS.Rook == nil {
+				return nil
+			}
+			ns := rook.Namespace(sb, rookNamespace)
+			return []string{ns + "/" + rook.ClientName(sb), ns + "/" + rook.EvictorName(sb)}
+		}},
 		{&v1alpha1.StorageBackend{}, KeySecret, func(obj client.Object) []string {
-			if ext := obj.(*v1alpha1.StorageBackend).Spec.CephFS.External; ext != nil {
+			ext := obj.(*v1alpha1.StorageBackend).Spec.CephFS.External
+			switch {
+			case ext == nil:
+				return nil
+			case ext.Evictor != nil:
+				return []string{ext.KeySecretRef.Name, ext.Evictor.KeySecretRef.Name}
+			default:
 				return []string{ext.KeySecretRef.Name}
 			}
-			return nil
 		}},
 		{&v1alpha1.HadoopCluster{}, StorageBackendRef, func(obj client.Object) []string {
 			return []string{obj.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef.Name}

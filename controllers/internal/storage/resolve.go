@@ -87,6 +87,8 @@ func (r Resolver) Resolve(ctx context.Context, hc *v1alpha1.HadoopCluster) (Reso
 		ClientID:           st.ClientID,
 		ClientConfigSecret: st.ClientConfigSecret,
 		ClientConfigHash:   st.ClientConfigHash,
+		EvictionSecret:     st.EvictionSecret,
+		EvictionClientID:   st.EvictionClientID,
 	}
 	res.Storage = storage
 	if sb.Spec.CephFS.Rook == nil {

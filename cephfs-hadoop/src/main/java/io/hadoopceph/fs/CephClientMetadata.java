@@ -6,14 +6,16 @@ import java.util.UUID;
 
 /**
  * The metadata a client attaches to its MDS session. An operator (or a test) can evict a
- * dead client by it, e.g. {@code ceph tell mds.0 client evict client_metadata.pod_name=x},
- * instead of waiting for the session to time out.
+ * dead client by it, e.g. {@code ceph tell mds.0 client evict client_metadata.pod_uid=x},
+ * instead of waiting for the session to time out. The pod's UID tells a pod from its
+ * replacement, which a StatefulSet gives the same name.
  */
 final class CephClientMetadata {
 
   static final String INSTANCE_KEY = "hadoop_instance";
   static final String POD_NAME_KEY = "pod_name";
   static final String POD_NAMESPACE_KEY = "pod_namespace";
+  static final String POD_UID_KEY = "pod_uid";
 
   private CephClientMetadata() {
   }
@@ -31,6 +33,7 @@ final class CephClientMetadata {
     tags.put(INSTANCE_KEY, instanceId);
     putIfPresent(tags, POD_NAME_KEY, env.get("POD_NAME"));
     putIfPresent(tags, POD_NAMESPACE_KEY, env.get("POD_NAMESPACE"));
+    putIfPresent(tags, POD_UID_KEY, env.get("POD_UID"));
     tags.putAll(extra);
     StringBuilder out = new StringBuilder();
     for (Map.Entry<String, String> e : tags.entrySet()) {

@@ -11,8 +11,8 @@ public class CephClientMetadataTest {
   @Test
   public void tagsTheInstanceAndThePodWhenPresent() {
     String rendered = CephClientMetadata.render("id-1",
-        Map.of("POD_NAME", "nm-0", "POD_NAMESPACE", "hadoop"), Map.of());
-    assertThat(rendered).isEqualTo("hadoop_instance=id-1,pod_name=nm-0,pod_namespace=hadoop");
+        Map.of("POD_NAME", "nm-0", "POD_NAMESPACE", "hadoop", "POD_UID", "0f1e-22"), Map.of());
+    assertThat(rendered).isEqualTo("hadoop_instance=id-1,pod_name=nm-0,pod_namespace=hadoop,pod_uid=0f1e-22");
   }
 
   @Test

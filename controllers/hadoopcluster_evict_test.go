@@ -1,0 +1,108 @@
+package controllers
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+)
+
+// No kubelet and no Job controller run here: these specs prove which pods the
+// operator records and which eviction Jobs it makes. The end-to-end suite runs an
+// eviction against Ceph.
+var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label("envtest"), func() {
+	It("records its pods by UID and, once one is gone, starts a Job that evicts that UID's sessions with the evictor's key alone", func() {
+		ns := createNamespace("evict")
+		sb := externalBackend(ns, "ext", false)
+		Eventually(func(g Gomega) {
+			cur := fresh(sb)(g)
+			cur.Spec.CephFS.External.Evictor = &v1alpha1.CephxClientRef{ClientID: "hadoop-evictor", KeySecretRef: v1alpha1.SecretKeyRef{Name: "evictor-key"}}
+			g.Expect(k8sClient.Update(ctx, cur)).To(Succeed())
+		}).Should(Succeed())
+		writeKeySecret(ns, "evictor-key")
+		Eventually(condition(sb, v1alpha1.ConditionEvictorReady)).Should(Equal("True/Reconciled"))
+
+		hc := createCluster(ns, "fenced", "ext")
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
+			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
+		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).
+			Should(BeEmpty(), "a live pod's sessions are never evicted")
+
+		By("deleting the pod without grace, as for a lost node, while its successor appears under the same name")
+		oldUID := pod.UID
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(gone(pod)).Should(Succeed())
+		successor := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod.Name, Labels: objs.NodeManagers.Spec.Template.Labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, successor)).To(Succeed())
+
+		var job batchv1.Job
+		Eventually(func(g Gomega) {
+			jobs := evictionJobs(g, ns)
+			g.Expect(jobs).To(HaveLen(1))
+			job = jobs[0]
+		}).Should(Succeed())
+		Expect(job.Name).To(Equal(hadoop.EvictSessionsJobName(hc, oldUID)))
+		Expect(metav1.IsControlledBy(&job, fresh(hc)(Default))).To(BeTrue(), "the Job goes with the cluster")
+		spec := job.Spec.Template.Spec
+		Expect(spec.Containers[0].Env).To(ContainElements(
+			corev1.EnvVar{Name: "POD_UID", Value: string(oldUID)},
+			corev1.EnvVar{Name: "POD_NAME", Value: pod.Name},
+			corev1.EnvVar{Name: "EVICTOR_ID", Value: "hadoop-evictor"},
+			corev1.EnvVar{Name: "CEPH_FS", Value: "cephfs"},
+		))
+		var secrets []string
+		for _, v := range spec.Volumes {
+			if v.Secret != nil {
+				secrets = append(secrets, v.Secret.SecretName)
+			}
+		}
+		Expect(secrets).To(Equal([]string{"ext-ceph-evictor"}), "Hadoop's key stays out of the Job")
+		Eventually(events(hc)).Should(ContainElement("Normal/" + v1alpha1.EventReasonEvictingSessions))
+
+		By("recording the successor, whose sessions are not evicted")
+		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
+			Should(Equal([]v1alpha1.SessionPod{{Name: successor.Name, UID: string(successor.UID)}}))
+		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).Should(HaveLen(1))
+	})
+
+	It("records nothing when the StorageBackend has no evictor", func() {
+		ns := createNamespace("evict")
+		readyExternalBackend(ns, "ext")
+		hc := createCluster(ns, "open", "ext")
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).Should(BeEmpty())
+		Expect(fresh(hc)(Default).Status.SessionPods).To(BeEmpty())
+	})
+})
+
+// evictionJobs lists the eviction Jobs in ns.
+func evictionJobs(g Gomega, ns string) []batchv1.Job {
+	jobs := &batchv1.JobList{}
+	g.Expect(k8sClient.List(ctx, jobs, client.InNamespace(ns), client.MatchingLabels{hadoop.LabelComponent: string(hadoop.EvictSessions)})).To(Succeed())
+	return jobs.Items
+}

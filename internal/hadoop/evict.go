@@ -1,0 +1,147 @@
+package hadoop
+
+import (
+	"maps"
+	"strings"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
+)
+
+// EvictSessions labels the Jobs that evict a dead pod's CephFS sessions.
+const EvictSessions Component = "evict-sessions"
+
+// PodUIDMetadata is the client_metadata key under which the connector tags each MDS
+// session with its pod's UID (CephClientMetadata in the connector).
+const PodUIDMetadata = "pod_uid"
+
+// EvictSessionsJobName is the Job that evicts the sessions of the pod with uid: one
+// per pod, so a retried pass finds the Job it made.
+func EvictSessionsJobName(hc *v1alpha1.HadoopCluster, uid types.UID) string {
+	id := strings.ReplaceAll(string(uid), "-", "")
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	return naming.ShortName(hc.Name, 63-len("-evict-")-len(id)) + "-evict-" + id
+}
+
+// evictScript evicts, on every active MDS rank of the file system, the sessions
+// tagged with the pod's UID. Evicting on each rank matters when the dead pod held
+// sessions on a rank other than 0. An eviction that matches no session (the pod
+// unmounted cleanly) succeeds and changes nothing. The MDS blocklists an evicted
+// client, so a process of the pod that still runs on a lost node can no longer write.
+const evictScript = `set -eu
+ceph() { command ceph --conf /etc/ceph/ceph.conf --id "$EVICTOR_ID" --keyring /etc/ceph/keyring --connect-timeout 30 "$@"; }
+ranks="$(ceph fs get "$CEPH_FS" --format json | python3 -c 'import json, sys; print(" ".join(str(r) for r in json.load(sys.stdin)["mdsmap"]["in"]))')"
+for rank in $ranks; do
+  echo "evicting the sessions of pod $POD_NAMESPACE/$POD_NAME (uid $POD_UID) on mds.$CEPH_FS:$rank"
+  ceph tell "mds.$CEPH_FS:$rank" client evict "client_metadata.` + PodUIDMetadata + `=$POD_UID"
+done
+`
+
+// EvictSessionsJob evicts the CephFS sessions that the pod named podName, with uid,
+// may have left open, with the evictor's key alone (storage.EvictionSecret). It runs
+// the cluster's image, which carries Ceph's command line, where the ResourceManager
+// reaches Ceph from: the host network, or the pod network with Rook's public network
+// if Rook has one (none of the NodeManagers' data networks, whose devices are YARN's),
+// with the cluster's placement.
+func EvictSessionsJob(in Input, podName string, uid types.UID) *batchv1.Job {
+	hc := in.Cluster
+	labels := Labels(hc, EvictSessions)
+	net := hc.Spec.Network
+	pod := corev1.PodSpec{
+		RestartPolicy:                corev1.RestartPolicyNever,
+		AutomountServiceAccountToken: ptr.To(false),
+		EnableServiceLinks:           ptr.To(false),
+		ImagePullSecrets:             pullSecrets(hc.Spec.ImagePullSecrets),
+		SecurityContext: &corev1.PodSecurityContext{
+			RunAsNonRoot:   ptr.To(true),
+			RunAsUser:      ptr.To(HadoopUID),
+			RunAsGroup:     ptr.To(HadoopGID),
+			FSGroup:        ptr.To(HadoopGID),
+			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+		},
+		NodeSelector: nodeSelector(hc.Spec.Placement.NodeSelector.Strings(), nil),
+		Tolerations:  v1alpha1.Tolerations(hc.Spec.Placement.Tolerations),
+		Containers: []corev1.Container{{
+			Name:            string(EvictSessions),
+			Image:           in.image(),
+			ImagePullPolicy: hc.Spec.ImagePullPolicy,
+			Command:         []string{"/bin/bash", "-c", evictScript},
+			Env: []corev1.EnvVar{
+				{Name: "EVICTOR_ID", Value: in.Storage.EvictionClientID},
+				{Name: "CEPH_FS", Value: in.Storage.Filesystem},
+				{Name: "POD_NAMESPACE", Value: hc.Namespace},
+				{Name: "POD_NAME", Value: podName},
+				{Name: "POD_UID", Value: string(uid)},
+				// The ceph command's client writes nothing but its admin socket, which
+				// it may do without.
+				{Name: "HOME", Value: TmpDir},
+			},
+			Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{
+					corev1.ResourceCPU:    resource.MustParse("50m"),
+					corev1.ResourceMemory: resource.MustParse("128Mi"),
+				},
+				Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
+			},
+			VolumeMounts: []corev1.VolumeMount{
+				{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
+				{Name: volumeTmp, MountPath: TmpDir},
+			},
+			SecurityContext: restrictedSecurityContext(nil),
+		}},
+		Volumes: []corev1.Volume{
+			{Name: volumeCephClient, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+				SecretName: in.Storage.EvictionSecret,
+				Items: []corev1.KeyToPath{
+					{Key: cephconf.KeyCephConf, Path: "ceph.conf"},
+					{Key: cephconf.KeyKeyring, Path: "keyring"},
+				},
+				DefaultMode: ptr.To[int32](0o440),
+			}}},
+			{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+		},
+	}
+	annotations := map[string]string{}
+	if net.HostNetwork {
+		pod.HostNetwork = true
+		pod.DNSPolicy = corev1.DNSClusterFirstWithHostNet
+	} else if networks := MultusNetworks(attachmentsFor(in, ResourceManager)); networks != "" {
+		annotations[NetworksAnnotation] = networks
+	}
+	return &batchv1.Job{
+		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        EvictSessionsJobName(hc, uid),
+			Namespace:   hc.Namespace,
+			Labels:      labels,
+			Annotations: map[string]string{EvictedPodAnnotation: podName, EvictedPodUIDAnnotation: string(uid)},
+		},
+		Spec: batchv1.JobSpec{
+			BackoffLimit: ptr.To[int32](3),
+			// Long enough to read its log after a failure; the cluster's deletion
+			// removes it anyway.
+			TTLSecondsAfterFinished: ptr.To[int32](3600),
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: maps.Clone(labels), Annotations: annotations},
+				Spec:       pod,
+			},
+		},
+	}
+}
+
+// EvictedPodAnnotation and EvictedPodUIDAnnotation name, on an eviction Job, the pod
+// whose sessions it evicts.
+const (
+	EvictedPodAnnotation    = "hadoopceph.io/evicted-pod"
+	EvictedPodUIDAnnotation = "hadoopceph.io/evicted-pod-uid"
+)

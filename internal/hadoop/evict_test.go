@@ -1,0 +1,57 @@
+package hadoop
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
+)
+
+// TestEvictSessionsJob renders the eviction Job of the golden clusters: on the host
+// network (external-hostnetwork), and on the pod network with Rook's public network
+// alone (erasure-coded-rdma, whose NodeManagers also join an RDMA network).
+func TestEvictSessionsJob(t *testing.T) {
+	const uid = types.UID("6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5")
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			storage := tc.storage
+			storage.EvictionSecret = "backend-ceph-evictor"
+			storage.EvictionClientID = "hadoop-evictor"
+			in := Input{Cluster: loadCluster(t, tc.name), Storage: storage, Defaults: tc.defaults}
+			job := EvictSessionsJob(in, "hadoop-nodemanager-0", uid)
+			golden.Assert(t, "evict-sessions/"+tc.name+".yaml", golden.YAML(t, job))
+
+			// The evictor's key is the only Ceph key the pod can read.
+			pod := job.Spec.Template.Spec
+			for _, v := range pod.Volumes {
+				if v.Secret != nil && v.Secret.SecretName != storage.EvictionSecret {
+					t.Errorf("volume %s mounts Secret %s; only %s may be mounted", v.Name, v.Secret.SecretName, storage.EvictionSecret)
+				}
+			}
+			if pod.HostNetwork != in.Cluster.Spec.Network.HostNetwork {
+				t.Errorf("hostNetwork = %v, want the NodeManagers' %v", pod.HostNetwork, in.Cluster.Spec.Network.HostNetwork)
+			}
+			script := strings.Join(pod.Containers[0].Command, " ")
+			if !strings.Contains(script, "client_metadata."+PodUIDMetadata+"=$POD_UID") {
+				t.Errorf("the script does not evict by the pod's UID: %s", script)
+			}
+		})
+	}
+}
+
+func TestEvictSessionsJobName(t *testing.T) {
+	hc := loadCluster(t, "replicated")
+	a := EvictSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5")
+	if a != hc.Name+"-evict-6f1c2d3e4b5a" {
+		t.Errorf("name = %s", a)
+	}
+	if b := EvictSessionsJobName(hc, "7f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"); a == b {
+		t.Errorf("two UIDs share the Job name %s", a)
+	}
+	hc.Name = strings.Repeat("c", 63)
+	if n := EvictSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"); len(n) > 63 {
+		t.Errorf("name %s is %d characters, more than a label value takes", n, len(n))
+	}
+}
