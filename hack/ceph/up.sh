@@ -6,6 +6,9 @@
 #   $HCO_CACHE/ceph/ceph.conf                     cluster and client configuration
 #   $HCO_CACHE/ceph/ceph.client.admin.keyring     admin key
 #   $HCO_CACHE/ceph/ceph.client.hadoop.keyring    client.hadoop, caps mds 'allow rwp'
+#   $HCO_CACHE/ceph/ceph.client.hadoop-evictor.keyring
+#                                                 client.hadoop-evictor, caps mon 'allow r'
+#                                                 mds 'allow *': evicts dead clients
 #   $HCO_CACHE/ceph/cluster.env                   the values below as shell variables
 # Cluster: 1 mon (v2 127.0.0.1:13300, v1 127.0.0.1:16789), 1 mgr, 3 bluestore OSDs on
 # sparse files, 1 MDS, cephx. File system "cephfs": metadata pool cephfs_metadata,
@@ -184,6 +187,16 @@ create_cluster() {
   chmod 600 "$CEPH_CLIENT_KEYRING" "$CEPH_ADMIN_KEYRING"
 }
 
+# write_evictor makes the client the operator's eviction Jobs use (an external
+# StorageBackend's spec.cephFS.external.evictor): the least caps with which the MDS
+# accepts `client evict`. Also on a reused cluster, which may predate it;
+# get-or-create returns the key the cluster has, so a file left by an earlier cluster
+# is replaced.
+write_evictor() {
+  ceph_cli auth get-or-create "client.$CEPH_EVICTOR_ID" mon 'allow r' mds 'allow *' > "$CEPH_EVICTOR_KEYRING"
+  chmod 600 "$CEPH_EVICTOR_KEYRING"
+}
+
 write_env() {
   cat > "$CEPH_DIR/cluster.env" <<ENV
 CEPH_CONF=$CEPH_CONF_FILE
@@ -191,6 +204,8 @@ CEPH_MON_HOST=$CEPH_MON_HOST
 CEPH_FS_NAME=$CEPH_FS_NAME
 CEPH_CLIENT_ID=$CEPH_CLIENT_ID
 CEPH_CLIENT_KEYRING=$CEPH_CLIENT_KEYRING
+CEPH_EVICTOR_ID=$CEPH_EVICTOR_ID
+CEPH_EVICTOR_KEYRING=$CEPH_EVICTOR_KEYRING
 CEPH_ADMIN_KEYRING=$CEPH_ADMIN_KEYRING
 CEPH_REPLICATED_POOL=$CEPH_REPLICATED_POOL
 CEPH_EC_POOL=$CEPH_EC_POOL
@@ -224,5 +239,6 @@ else
   create_cluster
   wait_healthy
 fi
+write_evictor
 write_env
 cat "$CEPH_DIR/cluster.env"

@@ -73,6 +73,9 @@ if [ "$STORAGE" = external ]; then
   key="$(awk '$1 == "key" {print $3}' "$CEPH_CLIENT_KEYRING")"
   k -n "$NAMESPACE" create secret generic ceph-hadoop-key --from-literal=key="$key" \
     --dry-run=client -o yaml | k apply -f - >/dev/null
+  key="$(awk '$1 == "key" {print $3}' "$CEPH_EVICTOR_KEYRING")"
+  k -n "$NAMESPACE" create secret generic ceph-evictor-key --from-literal=key="$key" \
+    --dry-run=client -o yaml | k apply -f - >/dev/null
 fi
 sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
   "$ROOT/hack/demo/storagebackend-$STORAGE.yaml" | k apply -f -

@@ -25,6 +25,8 @@ const (
 	backendName = "ceph"
 	clusterName = "e2e"
 	keySecret   = "ceph-hadoop-key"
+	// evictorKeySecret holds the key of client.hadoop-evictor (hack/ceph/up.sh).
+	evictorKeySecret = "ceph-evictor-key"
 )
 
 // localMonitor is the local Ceph's monitor (hack/ceph/env.sh), msgr v1.
@@ -38,6 +40,12 @@ func clusterSpecs() {
 			ObjectMeta: metav1.ObjectMeta{Name: keySecret, Namespace: namespace},
 			StringData: map[string]string{"key": keyringKey(string(keyring))},
 		})).To(Succeed())
+		evictor, err := os.ReadFile(filepath.Join(cephDir(), "ceph.client.hadoop-evictor.keyring"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Create(ctx, &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: evictorKeySecret, Namespace: namespace},
+			StringData: map[string]string{"key": keyringKey(string(evictor))},
+		})).To(Succeed())
 		Expect(k8sClient.Create(ctx, &v1alpha1.StorageBackend{
 			ObjectMeta: metav1.ObjectMeta{Name: backendName, Namespace: namespace},
 			Spec: v1alpha1.StorageBackendSpec{CephFS: v1alpha1.CephFSSpec{External: &v1alpha1.ExternalCephFS{
@@ -46,12 +54,17 @@ func clusterSpecs() {
 				ClientID:       "hadoop",
 				KeySecretRef:   v1alpha1.SecretKeyRef{Name: keySecret},
 				RootPath:       cephRoot,
+				Evictor: &v1alpha1.CephxClientRef{
+					ClientID:     "hadoop-evictor",
+					KeySecretRef: v1alpha1.SecretKeyRef{Name: evictorKeySecret},
+				},
 			}}},
 		})).To(Succeed())
 		Eventually(func(g Gomega) {
 			sb := &v1alpha1.StorageBackend{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: backendName}, sb)).To(Succeed())
 			g.Expect(meta.IsStatusConditionTrue(sb.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", sb.Status.Conditions)
+			g.Expect(meta.IsStatusConditionTrue(sb.Status.Conditions, v1alpha1.ConditionEvictorReady)).To(BeTrue(), "%+v", sb.Status.Conditions)
 		}).WithTimeout(time.Minute).Should(Succeed())
 	})
 

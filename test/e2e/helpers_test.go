@@ -25,11 +25,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -187,13 +189,12 @@ func capDirectories(sessions []int64) []string {
 	return dirs
 }
 
-// sessionsOfPod returns the ids of the MDS sessions tagged with a pod's name in
-// this run's namespace.
-func sessionsOfPod(pod string) []int64 {
+// sessionsOfPodUID returns the ids of the MDS sessions tagged with a pod's UID.
+func sessionsOfPodUID(uid types.UID) []int64 {
 	GinkgoHelper()
 	var ids []int64
 	for _, s := range mdsSessions() {
-		if s.metadata("pod_name") == pod && s.metadata("pod_namespace") == namespace {
+		if s.metadata(hadoop.PodUIDMetadata) == string(uid) {
 			ids = append(ids, s.ID)
 		}
 	}

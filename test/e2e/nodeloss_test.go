@@ -3,14 +3,22 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -23,7 +31,7 @@ import (
 const mdsSessionTimeout = 60 * time.Second
 
 func nodeLossSpecs() {
-	It("finishes the run after its NodeManager pod is deleted mid-sort, and no other client waits on the pod's CephFS capabilities past the session timeout", func() {
+	It("finishes the run after its NodeManager is killed and its pod deleted without grace mid-sort, and evicts the pod's CephFS sessions so that no other client waits for the session timeout", func() {
 		Expect(k8sClient.Create(ctx, newTeraSort("terasort-node-loss"))).To(Succeed())
 
 		By("waiting for the sort's MapReduce job to run on YARN")
@@ -37,46 +45,56 @@ func nodeLossSpecs() {
 			g.Expect(apps).NotTo(BeEmpty())
 		}).WithTimeout(runTimeout).Should(Succeed())
 
+		hc := newCluster()
 		pod := &corev1.Pod{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(newCluster()) + "-0"}, pod)).To(Succeed())
-		sessions := sessionsOfPod(pod.Name)
-		Expect(sessions).NotTo(BeEmpty(), "the NodeManager and its containers hold CephFS sessions tagged with the pod's name")
-
-		By("deleting the NodeManager pod " + pod.Name)
-		Expect(k8sClient.Delete(ctx, pod)).To(Succeed())
-		Eventually(func(g Gomega) {
-			now := &corev1.Pod{}
-			err := k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), now)
-			g.Expect(client.IgnoreNotFound(err)).To(Succeed())
-			g.Expect(err != nil || now.UID != pod.UID).To(BeTrue(), "the old pod is gone")
-		}).WithTimeout(3 * time.Minute).Should(Succeed())
-
-		// A process of the pod that exits cleanly closes its session. One killed before
-		// it unmounts leaves it open: the MDS keeps an idle session's capabilities until another client
-		// wants them, then gives the dead client session_timeout to answer, marks the
-		// session stale and hands them over (it closes the session itself only after
-		// session_autoclose). So the bound to check is on the other clients: a change to
-		// any directory the dead sessions hold capabilities on completes within the
-		// session timeout.
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(hc) + "-0"}, pod)).To(Succeed())
+		sessions := sessionsOfPodUID(pod.UID)
+		Expect(sessions).NotTo(BeEmpty(), "the NodeManager and its containers hold CephFS sessions tagged with the pod's UID")
 		dirs := capDirectories(sessions)
 		if !slices.Contains(dirs, cephRoot) {
 			dirs = append(dirs, cephRoot)
 		}
-		By(fmt.Sprintf("changing, as another client, the directories the deleted pod's sessions hold capabilities on: %v", dirs))
-		// A stalled change is cut off at the bound, so it fails here rather than hanging.
-		start := time.Now()
-		bound, cancel := context.WithTimeout(ctx, mdsSessionTimeout+30*time.Second)
+		Eventually(func(g Gomega) []v1alpha1.SessionPod {
+			cur := &v1alpha1.HadoopCluster{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), cur)).To(Succeed())
+			return cur.Status.SessionPods
+		}).Should(ContainElement(v1alpha1.SessionPod{Name: pod.Name, UID: string(pod.UID)}), "the operator knows the pod by its UID")
+
+		// As on a node that dies: the processes go without unmounting, and the pod's
+		// object goes without waiting for a kubelet.
+		By("killing the NodeManager's JVM and its containers' with SIGKILL, and deleting pod " + pod.Name + " without grace")
+		killed := killPodProcesses(pod.UID)
+		Expect(killed).NotTo(BeZero(), "the pod's Java processes were found")
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		deleted := time.Now()
+
+		By("evicting the dead pod's sessions through the operator's Job")
+		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: hadoop.EvictSessionsJobName(hc, pod.UID)}}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(job), job)).To(Succeed())
+			g.Expect(job.Status.Succeeded).To(BeEquivalentTo(1), "%+v", job.Status)
+		}).WithTimeout(2 * time.Minute).Should(Succeed())
+		GinkgoWriter.Printf("eviction Job %s succeeded %s after the deletion\n", job.Name, time.Since(deleted).Round(time.Second/10))
+		Eventually(func() []int64 {
+			var left []int64
+			for _, s := range mdsSessions() {
+				if slices.Contains(sessions, s.ID) {
+					left = append(left, s.ID)
+				}
+			}
+			return left
+		}).WithTimeout(30*time.Second).Should(BeEmpty(), "the MDS dropped every session of the dead pod")
+
+		// Another client's change to a directory the dead sessions held capabilities
+		// on would otherwise wait until the MDS gives up on them (session_timeout).
+		By(fmt.Sprintf("changing, as another client, the directories the dead pod's sessions held capabilities on before it died: %v", dirs))
+		bound, cancel := context.WithDeadline(ctx, deleted.Add(mdsSessionTimeout))
 		defer cancel()
 		for _, dir := range dirs {
 			touchDirectory(bound, dir)
 		}
-		GinkgoWriter.Printf("changing those directories took %s (session timeout %s)\n",
-			time.Since(start).Round(time.Second/10), mdsSessionTimeout)
-		for _, s := range mdsSessions() {
-			if slices.Contains(sessions, s.ID) {
-				GinkgoWriter.Printf("session %d of the deleted pod: %s\n", s.ID, s.State)
-			}
-		}
+		GinkgoWriter.Printf("those changes were done %s after the deletion (session timeout %s)\n",
+			time.Since(deleted).Round(time.Second/10), mdsSessionTimeout)
 
 		run := waitForRun("terasort-node-loss")
 		Expect(run.Status.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded), "%+v", run.Status)
@@ -85,4 +103,30 @@ func nodeLossSpecs() {
 			HaveField("TeraValidate.Errors", int32(0)),
 		)))
 	})
+}
+
+// killPodProcesses sends SIGKILL to every process of the pod with uid, found by the
+// POD_UID in its environment (the NodeManager's JVM and its containers' JVMs carry
+// it), and returns how many it killed. From the host: a container's first process
+// ignores SIGKILL sent from inside its own PID namespace.
+func killPodProcesses(uid types.UID) int {
+	GinkgoHelper()
+	entries, err := os.ReadDir("/proc")
+	Expect(err).NotTo(HaveOccurred())
+	marker := []byte("\x00" + hadoop.EnvPodUID + "=" + string(uid) + "\x00")
+	killed := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, environ...), marker) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	return killed
 }
