@@ -89,6 +89,8 @@ var _ = Describe("StorageBackend admission", func() {
 		Entry("external: clientID starting with -", external(`{clientID: -hadoop}`), "spec.cephFS.external.clientID", "starting with a letter or digit"),
 		Entry("external: clientID with the client. prefix", external(`{clientID: client.hadoop}`), "spec.cephFS.external.clientID", "must not start with client."),
 		Entry("external: empty clientID", external(`{clientID: ""}`), "spec.cephFS.external.clientID", "at least 1 chars long"),
+		Entry("external: evictor with the client. prefix", external(`{evictor: {clientID: client.hadoop-evictor, keySecretRef: {name: ceph-evictor}}}`), "spec.cephFS.external.evictor.clientID", "must not start with client."),
+		Entry("external: evictor without a key Secret", external(`{evictor: {clientID: hadoop-evictor}}`), "spec.cephFS.external.evictor.keySecretRef", "Required value"),
 		Entry("external: clientID over 64 characters", external(`{clientID: `+strings.Repeat("h", 65)+`}`), "spec.cephFS.external.clientID", "may not be more than 64"),
 		Entry("external: filesystemName with a space", external(`{filesystemName: "ceph fs"}`), "spec.cephFS.external.filesystemName", "letters, digits, '.', '_' and '-'"),
 		Entry("external: empty monitors", external(`{monitors: []}`), "spec.cephFS.external.monitors", "at least 1 items"),
@@ -221,6 +223,7 @@ var _ = Describe("StorageBackend admission", func() {
 				"failureDomain":    "host",
 				"metadataServer":   map[string]any{"activeCount": int64(1), "activeStandby": true},
 				"preserveOnDelete": true,
+				"evictDeadClients": true,
 				"adoptExisting":    false,
 			}))
 		})
@@ -265,6 +268,7 @@ var _ = Describe("StorageBackend admission", func() {
 				FailureDomain:    "host",
 				MetadataServer:   v1alpha1.MetadataServer{ActiveCount: 1, ActiveStandby: ptr.To(true)},
 				RootPath:         "/volumes/hadoop",
+				EvictDeadClients: ptr.To(true),
 				PreserveOnDelete: ptr.To(true),
 			}))
 		})

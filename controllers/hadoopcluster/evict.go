@@ -66,7 +66,9 @@ func (r *Reconciler) evictDeadSessions(ctx context.Context, p *clusterPass, stor
 			errs = append(errs, err)
 		}
 	}
-	slices.SortFunc(current, func(a, b v1alpha1.SessionPod) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID)) })
+	slices.SortFunc(current, func(a, b v1alpha1.SessionPod) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
+	})
 	hc.Status.SessionPods = current
 	p.sessionPodsObserved = true
 	return errors.Join(errs...)
