@@ -110,18 +110,32 @@ func rookBackendSpecs() {
 		Expect(got.Status.RawOverhead).To(Equal("2"))
 		Expect(got.Status.Monitors).To(Equal(rookMonitors()))
 
-		By("finding one CephFilesystem, one subvolume group and one CephClient for it, named as the operator names them")
-		clientName := rook.ClientName(sb)
-		for _, list := range []client.ObjectList{&cephv1.CephFilesystemList{}, &cephv1.CephFilesystemSubVolumeGroupList{}, &cephv1.CephClientList{}} {
+		By("finding one CephFilesystem, one subvolume group, and Hadoop's and the evictor's CephClients for it, named as the operator names them")
+		clientName, evictorName := rook.ClientName(sb), rook.EvictorName(sb)
+		for list, want := range map[client.ObjectList][]string{
+			&cephv1.CephFilesystemList{}:               {rookReplicatedFS},
+			&cephv1.CephFilesystemSubVolumeGroupList{}: {rook.SubVolumeGroupName(rookReplicatedFS, "hadoop")},
+			&cephv1.CephClientList{}:                   {clientName, evictorName},
+		} {
 			Expect(k8sClient.List(ctx, list, client.InNamespace(rookNamespace), client.MatchingLabels(naming.StorageBackendLabels(sb)))).To(Succeed())
 			items, err := meta.ExtractList(list)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(items).To(HaveLen(1), "%T", list)
-			name := items[0].(client.Object).GetName()
-			Expect(name).To(BeElementOf(rookReplicatedFS, rook.SubVolumeGroupName(rookReplicatedFS, "hadoop"), clientName))
+			var names []string
+			for _, item := range items {
+				names = append(names, item.(client.Object).GetName())
+			}
+			Expect(names).To(ConsistOf(want), "%T", list)
 		}
 		Expect(cephFilesystems()).To(ConsistOf(rookReplicatedFS))
-		Expect(cephClients()).To(ContainElement("client." + clientName))
+		Expect(cephClients()).To(ContainElements("client."+clientName, "client."+evictorName))
+		Expect(cephClientCaps("client."+evictorName)).To(Equal(map[string]string{"mon": "allow r", "mds": "allow *"}),
+			"Ceph gave the evictor the least caps that evict")
+		Eventually(func(g Gomega) {
+			cur := &v1alpha1.StorageBackend{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), cur)).To(Succeed())
+			g.Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, v1alpha1.ConditionEvictorReady)).To(BeTrue(), "%+v", cur.Status.Conditions)
+			g.Expect(cur.Status.EvictionClientID).To(Equal(evictorName))
+		}).WithTimeout(time.Minute).Should(Succeed())
 	})
 
 	It("makes an erasure-coded 2+1 CephFS with Hadoop's root laid out on the EC pool, 1.5x raw overhead in status, and a client config from Rook's monitors and key", func() {
@@ -258,6 +272,7 @@ func rookDeletionSpecs() {
 			&cephv1.CephFilesystem{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rookECFS}},
 			&cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.SubVolumeGroupName(rookECFS, "hadoop")}},
 			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.ClientName(old)}},
+			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.EvictorName(old)}},
 		} {
 			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed(), "%T %s is kept", obj, obj.GetName())
 			Expect(obj.GetDeletionTimestamp()).To(BeNil())
@@ -286,6 +301,7 @@ func rookDeletionSpecs() {
 			&cephv1.CephFilesystem{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rookReplicatedFS}},
 			&cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.SubVolumeGroupName(rookReplicatedFS, "hadoop")}},
 			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: clientName}},
+			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.EvictorName(sb)}},
 			sb,
 		} {
 			Eventually(func() error {
@@ -302,7 +318,7 @@ func rookDeletionSpecs() {
 		}
 		Eventually(cephPools).WithTimeout(3 * time.Minute).Should(ConsistOf(remaining))
 		Eventually(cephFilesystems).WithTimeout(time.Minute).Should(ConsistOf(rookECFS))
-		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement("client." + clientName))
+		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement(BeElementOf("client."+clientName, "client."+rook.EvictorName(sb))))
 		Expect(cephClients()).To(ContainElements(
 			"client."+rook.ClientName(newRookBackend(rookECBackend, rookECFS)),
 			"client."+rook.ClientName(newRookBackend(rookAdopter, rookECFS)),
@@ -477,6 +493,17 @@ func cephPools() []string {
 	var pools []string
 	rookCephJSON(&pools, "osd", "pool", "ls")
 	return pools
+}
+
+// cephClientCaps are the caps Ceph holds for entity, by daemon type.
+func cephClientCaps(entity string) map[string]string {
+	GinkgoHelper()
+	var entries []struct {
+		Caps map[string]string `json:"caps"`
+	}
+	rookCephJSON(&entries, "auth", "get", entity)
+	Expect(entries).To(HaveLen(1))
+	return entries[0].Caps
 }
 
 func cephClients() []string {
