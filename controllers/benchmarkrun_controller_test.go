@@ -73,6 +73,10 @@ var _ = Describe("BenchmarkRun", Label("envtest"), func() {
 		}
 		Expect(st.Stages[0].Counters.TeraGenChecksum).NotTo(BeEmpty())
 		Expect(st.Stages[2].TeraValidate.Errors).To(BeZero())
+		By("linking each MapReduce job to the cluster's JobHistory server")
+		sorted := st.Stages[1]
+		Expect(sorted.HadoopJobs).To(HaveLen(1))
+		Expect(sorted.HistoryURLs).To(Equal([]string{hadoop.JobHistoryWebURL(hc) + "/jobhistory/job/" + sorted.HadoopJobs[0]}))
 		// The printer columns' fields.
 		Expect(st.Summary).To(Equal(benchmark.Summarize(&got.Spec, st.Stages)))
 		Expect(st.Summary.Throughput).To(HaveSuffix("MiB/s"))

@@ -393,6 +393,14 @@ type StageResult struct {
 	// +optional
 	HadoopJobs []string `json:"hadoopJobs,omitempty"`
 
+	// HistoryURLs are the JobHistory server's pages of HadoopJobs, in the same order:
+	// counters, tasks and attempts of each job after it ended. Empty when the cluster
+	// runs no JobHistory server.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	HistoryURLs []string `json:"historyURLs,omitempty"`
+
 	// +optional
 	StartTime *metav1.Time `json:"startTime,omitempty"`
 	// +optional

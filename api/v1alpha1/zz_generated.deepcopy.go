@@ -1321,6 +1321,11 @@ func (in *StageResult) DeepCopyInto(out *StageResult) {
 		*out = make([]string, len(*in))
 		copy(*out, *in)
 	}
+	if in.HistoryURLs != nil {
+		in, out := &in.HistoryURLs, &out.HistoryURLs
+		*out = make([]string, len(*in))
+		copy(*out, *in)
+	}
 	if in.StartTime != nil {
 		in, out := &in.StartTime, &out.StartTime
 		*out = (*in).DeepCopy()

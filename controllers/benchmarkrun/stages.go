@@ -91,6 +91,9 @@ func (r *Reconciler) runStep(ctx context.Context, p *runPass, step benchmark.Ste
 	}
 	res := outcome.Result
 	res.Repetition, res.JobName = step.Repetition, name
+	if p.cluster != nil {
+		res.HistoryURLs = benchmark.HistoryURLs(p.cluster.Status.JobHistoryWebURL, res.HadoopJobs)
+	}
 	if res.StartTime == nil {
 		res.StartTime = job.Status.StartTime
 	}

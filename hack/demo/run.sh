@@ -129,6 +129,12 @@ validate="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stag
 errors="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teravalidate")].teraValidate.errors}')"
 generated="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="teragen")].counters.teraGenChecksum}')"
 echo "TeraValidate: ${errors:-0} errors, checksum ${validate:-none} (TeraGen's: ${generated:-none})"
+# The stages' links point at the JobHistory server's Service; on this host-network
+# cluster the same pages are at the host's loopback.
+echo "The sort's jobs on the JobHistory server:"
+k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.stages[?(@.stage=="terasort")].historyURLs[*]}' | tr ' ' '\n' |
+  sed -e 's|^http://[^/]*|  http://127.0.0.1:19888|'
+echo
 
 cat <<TXT
 
@@ -140,6 +146,7 @@ Done in $(elapsed). Look around:
   kubectl get pods -A
   kubectl logs -n $NAMESPACE demo-resourcemanager-0
   curl -s http://127.0.0.1:8088/ws/v1/cluster/apps | head -c 600   # YARN's REST API
+  curl -s 'http://127.0.0.1:19888/ws/v1/history/mapreduce/jobs?user.name=hadoop' | head -c 600   # finished jobs
 TXT
 if [ "$STORAGE" = rook ]; then
   cat <<TXT

@@ -295,3 +295,16 @@ func truncate(s string, n int) string {
 	}
 	return s[:cut] + "..."
 }
+
+// HistoryURLs are the JobHistory server's pages of jobs, given its web UI at base;
+// none without a server.
+func HistoryURLs(base string, jobs []string) []string {
+	if base == "" || len(jobs) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(jobs))
+	for _, id := range jobs {
+		out = append(out, strings.TrimSuffix(base, "/")+"/jobhistory/job/"+id)
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package benchmark
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,19 @@ func TestTruncate(t *testing.T) {
 	}
 	if got := truncate("short", 15); got != "short" {
 		t.Errorf("truncate = %q", got)
+	}
+}
+
+func TestHistoryURLs(t *testing.T) {
+	got := HistoryURLs("http://demo-jobhistory.ns.svc:19888/", []string{"job_1_0001", "job_1_0002"})
+	want := []string{
+		"http://demo-jobhistory.ns.svc:19888/jobhistory/job/job_1_0001",
+		"http://demo-jobhistory.ns.svc:19888/jobhistory/job/job_1_0002",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("HistoryURLs = %v, want %v", got, want)
+	}
+	if got := HistoryURLs("", []string{"job_1_0001"}); got != nil {
+		t.Errorf("without a JobHistory server: %v, want none", got)
 	}
 }

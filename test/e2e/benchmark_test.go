@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -49,6 +50,22 @@ func benchmarkSpecs() {
 		Expect(sorted.Bytes).To(Equal(int64(teraSortRows * 100)))
 		Expect(sorted.BytesPerSecond).To(BeNumerically(">", 0))
 		Expect(sorted.HadoopJobs).NotTo(BeEmpty())
+		By("finding each of the sort's MapReduce jobs on the JobHistory server, as the stage's links say")
+		Expect(sorted.HistoryURLs).To(HaveLen(len(sorted.HadoopJobs)))
+		for i, id := range sorted.HadoopJobs {
+			Expect(sorted.HistoryURLs[i]).To(HaveSuffix("/jobhistory/job/" + id))
+			Eventually(func(g Gomega) string {
+				body, err := jobHistoryGet("/ws/v1/history/mapreduce/jobs/" + id + "?user.name=hadoop")
+				g.Expect(err).NotTo(HaveOccurred())
+				var answer struct {
+					Job struct {
+						State string `json:"state"`
+					} `json:"job"`
+				}
+				g.Expect(json.Unmarshal(body, &answer)).To(Succeed())
+				return answer.Job.State
+			}).WithTimeout(2*time.Minute).Should(Equal("SUCCEEDED"), "job %s on the JobHistory server", id)
+		}
 		Expect(validated.TeraValidate).NotTo(BeNil())
 		Expect(validated.TeraValidate.Errors).To(BeZero())
 		Expect(validated.TeraValidate.Checksum).To(Equal(gen.Counters.TeraGenChecksum),

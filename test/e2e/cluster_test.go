@@ -97,7 +97,7 @@ func newCluster() *v1alpha1.HadoopCluster {
 }
 
 // newClusterOn is a HadoopCluster on a StorageBackend, sized for a 2-core node: one
-// NodeManager with room for an ApplicationMaster and two tasks, no JobHistory server,
+// NodeManager with room for an ApplicationMaster and two tasks, a JobHistory server,
 // and one submitter beside the admins. Everything runs on the host network, where the local Ceph and the local
 // Rook's daemons listen, and the NodeManager advertises the loopback address; so one
 // NodeManager fits a node, and one cluster runs at a time.
@@ -119,7 +119,7 @@ func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 				Resources: small("500m", "6Gi"),
 				YARN:      &v1alpha1.YARNResources{VCores: ptr.To[int32](4)},
 			},
-			JobHistory: v1alpha1.JobHistorySpec{Enabled: ptr.To(false)},
+			JobHistory: v1alpha1.JobHistorySpec{Resources: small("100m", "1Gi")},
 			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
 			// The benchmark stages submit as hadoop, which is always an admin.
 			Access: v1alpha1.AccessSpec{YARN: v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Users: []string{submitter}}}},

@@ -204,8 +204,18 @@ func sessionsOfPodUID(uid types.UID) []int64 {
 // resourceManagerGet reads the ResourceManager's REST API, which listens on the
 // host's loopback because the cluster runs on the host network.
 func resourceManagerGet(path string) ([]byte, error) {
+	return hostGet("http://127.0.0.1:8088" + path)
+}
+
+// jobHistoryGet reads the JobHistory server's REST API, on the host's loopback too.
+func jobHistoryGet(path string) ([]byte, error) {
+	return hostGet("http://127.0.0.1:19888" + path)
+}
+
+// hostGet reads a daemon's REST API at url and returns the body of a 200 answer.
+func hostGet(url string) ([]byte, error) {
 	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get("http://127.0.0.1:8088" + path)
+	resp, err := c.Get(url)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +225,7 @@ func resourceManagerGet(path string) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s: %s", path, resp.Status, body)
+		return nil, fmt.Errorf("GET %s: %s: %s", url, resp.Status, body)
 	}
 	return body, nil
 }
