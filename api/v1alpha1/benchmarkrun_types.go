@@ -480,6 +480,10 @@ type JobCounters struct {
 	// block locations.
 	// +optional
 	DataLocalMaps int64 `json:"dataLocalMaps,omitempty"`
+	// RackLocalMaps ran on another node of the rack that holds their input, by the
+	// topology YARN knows.
+	// +optional
+	RackLocalMaps int64 `json:"rackLocalMaps,omitempty"`
 	// FailedTaskAttempts are map and reduce attempts that failed, and
 	// KilledTaskAttempts those killed, for example with a NodeManager that went away
 	// or by speculative execution; MapReduce ran each again.

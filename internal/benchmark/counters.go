@@ -23,6 +23,7 @@ const (
 	CounterLaunchedMaps        = "Launched map tasks"
 	CounterLaunchedReduces     = "Launched reduce tasks"
 	CounterDataLocalMaps       = "Data-local map tasks"
+	CounterRackLocalMaps       = "Rack-local map tasks"
 	// Failed and killed task attempts: MapReduce prints them only when there were
 	// some. An attempt killed with its NodeManager counts as killed.
 	CounterFailedMaps    = "Failed map tasks"

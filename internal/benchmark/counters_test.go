@@ -101,3 +101,15 @@ func TestJobCountersSumFailedAndKilledAttempts(t *testing.T) {
 		t.Errorf("a clean job: %+v", clean)
 	}
 }
+
+func TestJobCountersLocality(t *testing.T) {
+	log := "2026-11-24 20:15:06,011 INFO mapreduce.Job: Counters: 3\n" +
+		"\tJob Counters \n" +
+		"\t\tLaunched map tasks=8\n" +
+		"\t\tData-local map tasks=5\n" +
+		"\t\tRack-local map tasks=2\n"
+	c := jobCounters(ParseCounters(log), SchemeCeph)
+	if c.DataLocalMaps != 5 || c.RackLocalMaps != 2 || c.LaunchedMaps != 8 {
+		t.Errorf("counters %+v: want 5 data-local and 2 rack-local of 8 maps", c)
+	}
+}

@@ -235,6 +235,7 @@ func jobCounters(jobs []Counters, scheme string) *v1alpha1.JobCounters {
 		out.LaunchedMaps += c[CounterLaunchedMaps]
 		out.LaunchedReduces += c[CounterLaunchedReduces]
 		out.DataLocalMaps += c[CounterDataLocalMaps]
+		out.RackLocalMaps += c[CounterRackLocalMaps]
 		out.FailedTaskAttempts += c[CounterFailedMaps] + c[CounterFailedReduces]
 		out.KilledTaskAttempts += c[CounterKilledMaps] + c[CounterKilledReduces]
 		out.CPUMillis += c[CounterCPUMillis]
