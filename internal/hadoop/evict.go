@@ -88,7 +88,9 @@ func EvictSessionsJob(in Input, podName string, uid types.UID) *batchv1.Job {
 			},
 			Resources: corev1.ResourceRequirements{
 				Requests: corev1.ResourceList{
-					corev1.ResourceCPU:    resource.MustParse("50m"),
+					// One short command: a small request, so that it is scheduled beside
+					// busy pods at once.
+					corev1.ResourceCPU:    resource.MustParse("10m"),
 					corev1.ResourceMemory: resource.MustParse("128Mi"),
 				},
 				Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},

@@ -119,7 +119,9 @@ func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 				Resources: small("500m", "6Gi"),
 				YARN:      &v1alpha1.YARNResources{VCores: ptr.To[int32](4)},
 			},
-			JobHistory: v1alpha1.JobHistorySpec{Resources: small("100m", "1Gi")},
+			// It idles between jobs: a small CPU request leaves room for the stage pods
+			// beside two clusters on the node's two cores.
+			JobHistory: v1alpha1.JobHistorySpec{Resources: small("20m", "1Gi")},
 			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
 			// The benchmark stages submit as hadoop, which is always an admin.
 			Access: v1alpha1.AccessSpec{YARN: v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Users: []string{submitter}}}},

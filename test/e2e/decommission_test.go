@@ -37,6 +37,9 @@ func decommissionSpecs() {
 			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
 		}
 		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{VCores: ptr.To[int32](2)}
+		// This cluster runs beside the erasure-coded one; its specs read YARN, not the
+		// JobHistory server, whose CPU request the stage pods need here.
+		hc.Spec.JobHistory = v1alpha1.JobHistorySpec{Enabled: ptr.To(false)}
 		// With two NodeManagers MapReduce speculates, and kills the attempt that loses
 		// the race. Without speculation, a killed attempt is one a lost container
 		// caused, which is what these specs look for.
