@@ -78,34 +78,6 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(cfg, client.Options{Scheme: newScheme()})
 	Expect(err).NotTo(HaveOccurred())
 
-	// An interrupted run leaves its namespace, and the HadoopClusters in it hold the
-	// node's ports: the suite's own namespaces (by their label) go first. Their
-	// StorageBackends keep their data, as every deletion does.
-	leftNamespaces := &corev1.NamespaceList{}
-	Expect(k8sClient.List(ctx, leftNamespaces, client.HasLabels{suiteNamespaceLabel})).To(Succeed())
-	for _, ns := range leftNamespaces.Items {
-		By("removing namespace " + ns.Name + ", left by an interrupted run")
-		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &ns))).To(Succeed())
-	}
-	for _, ns := range leftNamespaces.Items {
-		Eventually(func() error {
-			return k8sClient.Get(ctx, client.ObjectKeyFromObject(&ns), &corev1.Namespace{})
-		}).WithTimeout(5*time.Minute).Should(Satisfy(apierrors.IsNotFound),
-			"namespace %s is still there: its StorageBackend's finalizer needs the operator running", ns.Name)
-	}
-
-	// Every Hadoop pod here takes the node's Hadoop ports (host network), so a
-	// HadoopCluster left by the demo would keep this run's pods from being scheduled.
-	// On a fresh cluster the CRDs come with the operator, which the first spec installs.
-	others := &v1alpha1.HadoopClusterList{}
-	if err := k8sClient.List(ctx, others); !meta.IsNoMatchError(err) {
-		Expect(err).NotTo(HaveOccurred())
-	}
-	for _, hc := range others.Items {
-		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this one-node cluster and holds the node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
-			hc.Namespace, hc.Name, hc.Namespace))
-	}
-
 	// The story checks the operator without Rook, then installs Rook while it runs: a
 	// Rook left by the demo or an earlier run goes first, and an operator that
 	// watched it starts again without it.
@@ -131,6 +103,35 @@ var _ = BeforeSuite(func() {
 			mustRun(kubectl("-n", operatorNamespace, "rollout", "restart", "deployment/"+operatorRelease))
 			mustRun(kubectl("-n", operatorNamespace, "rollout", "status", "deployment/"+operatorRelease, "--timeout=3m"))
 		}
+	}
+
+	// An interrupted run leaves its namespace, and the HadoopClusters in it hold the
+	// node's ports: the suite's own namespaces (by their label) go too. After Rook: a
+	// Rook-mode StorageBackend that deletes its Rook objects would wait for a Rook that
+	// is going, while one whose Rook is gone has nothing to wait for.
+	leftNamespaces := &corev1.NamespaceList{}
+	Expect(k8sClient.List(ctx, leftNamespaces, client.HasLabels{suiteNamespaceLabel})).To(Succeed())
+	for _, ns := range leftNamespaces.Items {
+		By("removing namespace " + ns.Name + ", left by an interrupted run")
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, &ns))).To(Succeed())
+	}
+	for _, ns := range leftNamespaces.Items {
+		Eventually(func() error {
+			return k8sClient.Get(ctx, client.ObjectKeyFromObject(&ns), &corev1.Namespace{})
+		}).WithTimeout(5*time.Minute).Should(Satisfy(apierrors.IsNotFound),
+			"namespace %s is still there: its StorageBackend's finalizer needs the operator running", ns.Name)
+	}
+
+	// Every Hadoop pod here takes the node's Hadoop ports (host network), so a
+	// HadoopCluster left by the demo would keep this run's pods from being scheduled.
+	// On a fresh cluster the CRDs come with the operator, which the first spec installs.
+	others := &v1alpha1.HadoopClusterList{}
+	if err := k8sClient.List(ctx, others); !meta.IsNoMatchError(err) {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	for _, hc := range others.Items {
+		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this one-node cluster and holds the node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
+			hc.Namespace, hc.Name, hc.Namespace))
 	}
 
 	namespace = "e2e-" + rand.String(5)
