@@ -8,7 +8,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 )
 
 // DeleteData is what the Job that empties Hadoop's root needs: the backend's client
@@ -90,14 +89,7 @@ func DeleteDataJob(d DeleteData) *batchv1.Job {
 			SecurityContext: restrictedSecurityContext(nil),
 		}},
 		Volumes: []corev1.Volume{
-			{Name: volumeCephClient, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-				SecretName: d.Storage.ClientConfigSecret,
-				Items: []corev1.KeyToPath{
-					{Key: cephconf.KeyCephConf, Path: "ceph.conf"},
-					{Key: cephconf.KeyKeyring, Path: "keyring"},
-				},
-				DefaultMode: ptr.To[int32](0o440),
-			}}},
+			cephClientVolume(d.Storage.ClientConfigSecret, 0o440),
 			{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 			{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		},

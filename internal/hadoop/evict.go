@@ -12,7 +12,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
@@ -102,14 +101,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID) *batchv1.Job {
 			SecurityContext: restrictedSecurityContext(nil),
 		}},
 		Volumes: []corev1.Volume{
-			{Name: volumeCephClient, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-				SecretName: in.Storage.EvictionSecret,
-				Items: []corev1.KeyToPath{
-					{Key: cephconf.KeyCephConf, Path: "ceph.conf"},
-					{Key: cephconf.KeyKeyring, Path: "keyring"},
-				},
-				DefaultMode: ptr.To[int32](0o440),
-			}}},
+			cephClientVolume(in.Storage.EvictionSecret, 0o440),
 			{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		},
 	}

@@ -214,14 +214,7 @@ func commonVolumes(in Input) []corev1.Volume {
 		}}},
 		// Only ceph.conf and the keyring: the key never lands in a ConfigMap, and the
 		// files are readable by their owner alone (and the pod's fsGroup).
-		{Name: volumeCephClient, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-			SecretName: in.Storage.ClientConfigSecret,
-			Items: []corev1.KeyToPath{
-				{Key: cephconf.KeyCephConf, Path: "ceph.conf"},
-				{Key: cephconf.KeyKeyring, Path: "keyring"},
-			},
-			DefaultMode: ptr.To[int32](0o400),
-		}}},
+		cephClientVolume(in.Storage.ClientConfigSecret, 0o400),
 		{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}
@@ -301,4 +294,17 @@ func concat[T any](lists ...[]T) []T {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// cephClientVolume mounts ceph.conf and the keyring of a client config Secret (the
+// StorageBackend's, or its evictor's) with mode.
+func cephClientVolume(secret string, mode int32) corev1.Volume {
+	return corev1.Volume{Name: volumeCephClient, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+		SecretName: secret,
+		Items: []corev1.KeyToPath{
+			{Key: cephconf.KeyCephConf, Path: "ceph.conf"},
+			{Key: cephconf.KeyKeyring, Path: "keyring"},
+		},
+		DefaultMode: ptr.To(mode),
+	}}}
 }
