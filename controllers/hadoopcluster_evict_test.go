@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -32,10 +33,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		hc := createCluster(ns, "fenced", "ext")
 		objs := childrenOf(hc)
 		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
-			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
-		}
+		pod := nodeManagerPod(objs, 0)
 		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
 			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
@@ -46,10 +44,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		oldUID := pod.UID
 		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
 		Eventually(gone(pod)).Should(Succeed())
-		successor := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod.Name, Labels: objs.NodeManagers.Spec.Template.Labels},
-			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
-		}
+		successor := nodeManagerPod(objs, 0)
 		Expect(k8sClient.Create(ctx, successor)).To(Succeed())
 
 		var job batchv1.Job
@@ -88,10 +83,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		hc := createCluster(ns, "open", "ext")
 		objs := childrenOf(hc)
 		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
-			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
-		}
+		pod := nodeManagerPod(objs, 0)
 		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
 		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
@@ -99,6 +91,15 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		Expect(fresh(hc)(Default).Status.SessionPods).To(BeEmpty())
 	})
 })
+
+// nodeManagerPod is the NodeManager pod of ordinal i as the StatefulSet controller,
+// which does not run here, would make it (not yet created).
+func nodeManagerPod(objs *clusterObjects, i int) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: objs.NodeManagers.Namespace, Name: fmt.Sprintf("%s-%d", objs.NodeManagers.Name, i), Labels: objs.NodeManagers.Spec.Template.Labels},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+	}
+}
 
 // evictionJobs lists the eviction Jobs in ns.
 func evictionJobs(g Gomega, ns string) []batchv1.Job {
