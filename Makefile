@@ -85,7 +85,11 @@ envtest-env: envtest-assets ## Print the exports that let `go test` find envtest
 ##@ Test
 
 .PHONY: test
-test: test-go test-connector ## Set up everything a fresh machine needs, then run every test.
+test: test-go test-hack test-connector ## Set up everything a fresh machine needs, then run every test.
+
+.PHONY: test-hack
+test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers).
+	cd hack && python3 -m unittest -v bench_cluster_report_test
 
 .PHONY: test-go
 test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.
@@ -184,6 +188,10 @@ bench-operator: manifests envtest-assets ## Operator at scale on envtest: 200 Ha
 .PHONY: bench-datapath
 bench-datapath: ## TeraSort, TestDFSIO and raw overhead: CephFS vs HDFS vs file:// (long).
 	hack/bench-datapath.sh
+
+.PHONY: bench-cluster
+bench-cluster: ## TeraSort through a BenchmarkRun on the local cluster vs local-mode MapReduce, side by side (long).
+	hack/bench-cluster.sh
 
 ##@ Build and run
 

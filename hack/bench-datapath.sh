@@ -219,33 +219,6 @@ raw_overhead() {
   esac
 }
 
-ceph_mds_counter() {
-  ceph_cli tell "mds.$CEPH_FS_NAME:0" perf dump "$1" 2>/dev/null | python3 -c '
-import json, sys
-section, names = sys.argv[1], sys.argv[2:]
-d = json.load(sys.stdin)[section]
-print(sum(d[n] for n in names))' "$@"
-}
-
-# Each system starts on a settled machine: dirty pages of the previous system (file://
-# leaves a GB or more for the kernel to write back) are on disk, and Ceph has purged the
-# objects of files deleted before (the MDS does that in the background). Otherwise that
-# work lands on whichever system runs next. Deleted files wait as strays until the MDS
-# queues them for purging; strays it cannot purge yet (still open somewhere, or left by
-# an earlier run) are not work for this machine now, so the wait is for the strays being
-# queued and the purge queue, not for no strays at all.
-settle() {
-  sync
-  local _
-  sleep 1
-  for _ in $(seq 1 120); do
-    [ "$(ceph_mds_counter mds_cache num_strays_enqueuing)" = 0 ] &&
-      [ "$(ceph_mds_counter purge_queue pq_executing pq_item_in_journal)" = 0 ] && break
-    sleep 1
-  done
-  sleep 5
-}
-
 # Local-mode jobs symlink distributed-cache files (TeraSort's _partition.lst) into the
 # working directory, so every job runs in a directory of its own.
 enter_job_dir() {
@@ -262,7 +235,7 @@ terasort() {
   local common=(-D "fs.defaultFS=$fs" -D "dfs.replication=$repl" -D "mapreduce.terasort.output.replication=$repl")
   hjava org.apache.hadoop.fs.FsShell -D "fs.defaultFS=$fs" -rm -r -f -skipTrash "$base/in" "$base/out" "$base/report" >/dev/null 2>&1 || true
   [ "$system" = file ] && rm -rf "$WORK/file"/*
-  settle
+  ceph_settle
   if [ "$rep" = 1 ]; then before="$(raw_overhead "$system")"; fi
   stage "$system" "$rep" teragen org.apache.hadoop.examples.terasort.TeraGen "${common[@]}" "$ROWS" "$base/in"
   if [ "$rep" = 1 ]; then
@@ -284,11 +257,11 @@ rados_bench() {
   local system="$1" rep="$2" pool out
   pool="$(pool_of "$system")"
   log "rep $rep $system rados bench"
-  settle
+  ceph_settle
   out="$(timeout 300 rados --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" \
     -p "$pool" bench "$RADOS_SECONDS" write -t 16 --no-cleanup 2>&1)"
   record rados "$system" "$rep" write "$(awk -F: '/^Bandwidth \(MB\/sec\)/{gsub(/ /,"",$2); print $2}' <<<"$out")"
-  settle
+  ceph_settle
   out="$(timeout 300 rados --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" \
     -p "$pool" bench "$RADOS_SECONDS" seq -t 16 2>&1)"
   record rados "$system" "$rep" read "$(awk -F: '/^Bandwidth \(MB\/sec\)/{gsub(/ /,"",$2); print $2}' <<<"$out")"
@@ -316,7 +289,7 @@ dfsio() {
   enter_job_dir "dfsio-$system-$rep"
   dir="ceph://$(base_of "$system")/dfsio"
   for mode in write read; do
-    settle
+    ceph_settle
     log "rep $rep $system TestDFSIO -$mode"
     res="$WORK/dfsio-$system-$rep-$mode.txt"
     joblog="$WORK/logs/dfsio-$system-$rep-$mode.log"

@@ -43,6 +43,34 @@ ceph_cluster_pids() {
   done
 }
 
+# The sum of counters of one section of the MDS's (rank 0) perf dump.
+ceph_mds_counter() {
+  ceph_cli tell "mds.$CEPH_FS_NAME:0" perf dump "$1" 2>/dev/null | python3 -c '
+import json, sys
+section, names = sys.argv[1], sys.argv[2:]
+d = json.load(sys.stdin)[section]
+print(sum(d[n] for n in names))' "$@"
+}
+
+# Waits for a settled machine before a measurement: dirty pages of the previous one
+# (local mode on file:// leaves a GB or more for the kernel to write back) are on disk,
+# and Ceph has purged the objects of files deleted before (the MDS does that in the
+# background). Otherwise that work lands on whichever measurement runs next. Deleted
+# files wait as strays until the MDS queues them for purging; strays it cannot purge yet
+# (still open somewhere, or left by an earlier run) are not work for this machine now,
+# so the wait is for the strays being queued and the purge queue, not for no strays.
+ceph_settle() {
+  sync
+  local _
+  sleep 1
+  for _ in $(seq 1 120); do
+    [ "$(ceph_mds_counter mds_cache num_strays_enqueuing)" = 0 ] &&
+      [ "$(ceph_mds_counter purge_queue pq_executing pq_item_in_journal)" = 0 ] && break
+    sleep 1
+  done
+  sleep 5
+}
+
 # Debian's libcephfs-java (16.2.x) is the binding the connector targets; Maven Central
 # only has a 2014 build, so the Debian jar goes into the local Maven repository.
 # Prints the installed version.

@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# `make bench-cluster`: TeraSort through the operator's YARN against local-mode MapReduce
+# on the same host and the same CephFS, in one run. Not part of `make test`; about 20
+# minutes with the defaults on a 2-core machine.
+#   Cluster path: a TeraSort BenchmarkRun (TeraGen, TeraSort, TeraValidate; 2 maps for
+#   TeraGen, 2 reduces) on the demo's HadoopCluster (hack/demo/manifests.yaml: one
+#   NodeManager with 6Gi and 4 vcores, a JobHistory server) on an external StorageBackend
+#   on the local Ceph (hack/ceph), replicated pool.
+#   Local path: the same three jobs with the same arguments, each in one JVM
+#   (mapreduce.framework.name=local, 2 map and 2 reduce threads), in a pod made from the
+#   stage pods' own template: same image, same Hadoop configuration, same CephFS client,
+#   same node.
+#   Repetitions alternate the two paths, each row count in turn, and alternate which path
+#   goes first; every run starts on a settled machine (dirty pages written, Ceph's purge
+#   of deleted files finished).
+# Each cluster stage is split into phases from the JobHistory server's records; the CPU
+# time of every pod on the node and of the Ceph daemons is sampled throughout and
+# integrated over each stage. hack/bench_cluster_report.py turns the raw records into the
+# section "## Cluster path (make bench-cluster)" of docs/benchmarks.md.
+# Knobs: BENCH_REPS (3), BENCH_ROWS ("10000000 1000000"), BENCH_DOC (docs/benchmarks.md),
+# BENCH_ALLOW_BUSY=1 (measure beside other load), BENCH_REPORT_ONLY=1 (write the section
+# again from the last run's records, measuring nothing), BENCH_CONFIG (a file of
+# `key=value` lines added to the HadoopCluster's spec.config.mapredSite, to try a
+# setting; the report names it).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=cluster/env.sh
+source "$ROOT/hack/cluster/env.sh"
+source "$ROOT/hack/tools/versions.env"
+# shellcheck source=ceph/env.sh
+source "$ROOT/hack/ceph/env.sh"
+export KUBECONFIG
+KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
+
+REPS="${BENCH_REPS:-3}"
+SIZES="${BENCH_ROWS:-10000000 1000000}"
+DOC="${BENCH_DOC:-$ROOT/docs/benchmarks.md}"
+WORK="$HCO_CACHE/bench-cluster"
+NAMESPACE=bench-cluster
+CLUSTER=demo
+BACKEND=ceph
+CEPH_ROOT=/bench-cluster
+LOCAL_POD=local-mode
+HISTORY=http://127.0.0.1:19888/ws/v1/history/mapreduce/jobs
+REPORT="$ROOT/hack/bench_cluster_report.py"
+
+log() { echo "bench-cluster: $(date +%H:%M:%S) $*" >&2; }
+k() { "$KUBECTL" -n "$NAMESPACE" "$@"; }
+
+if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
+  [ -s "$WORK/order.tsv" ] || { log "BENCH_REPORT_ONLY=1: no records in $WORK; run make bench-cluster first"; exit 1; }
+  exec "$REPORT" "$WORK" "$DOC"
+fi
+
+sampler=""
+trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true' EXIT
+trap 'exit 130' INT TERM
+
+"$ROOT/hack/local/up.sh"
+"$ROOT/hack/local/install-operator.sh"
+"$KUBECTL" -n hadoop-ceph-operator rollout status deployment --timeout=5m >/dev/null
+
+# Every system shares the node's two cores: another HadoopCluster, even idle, or a
+# build beside the run skews both paths by different amounts.
+others="$("$KUBECTL" get hadoopclusters -A --no-headers -o custom-columns=NS:.metadata.namespace,NAME:.metadata.name | awk -v ns="$NAMESPACE" '$1 != ns')"
+if [ -n "$others" ]; then
+  log "other HadoopClusters run on this node; delete their namespaces first (make demo-down removes the demo's):"
+  echo "$others" >&2
+  [ "${BENCH_ALLOW_BUSY:-0}" = 1 ] || exit 1
+fi
+
+log "the demo's HadoopCluster on an external StorageBackend in namespace $NAMESPACE"
+"$KUBECTL" create namespace "$NAMESPACE" --dry-run=client -o yaml | "$KUBECTL" apply -f - >/dev/null
+"$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
+for secret in ceph-hadoop-key:"$CEPH_CLIENT_KEYRING" ceph-evictor-key:"$CEPH_EVICTOR_KEYRING"; do
+  key="$(awk '$1 == "key" {print $3}' "${secret#*:}")"
+  k create secret generic "${secret%%:*}" --from-literal=key="$key" --dry-run=client -o yaml | k apply -f - >/dev/null
+done
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
+  "$ROOT/hack/demo/storagebackend-external.yaml" | k apply -f - >/dev/null
+# The demo's manifests without its BenchmarkRun; BENCH_CONFIG's settings go into
+# spec.config.mapredSite.
+config="$(python3 - "${BENCH_CONFIG:-}" <<'PY'
+import json, sys
+pairs = {}
+if sys.argv[1]:
+    for line in open(sys.argv[1]):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            pairs[key.strip()] = value.strip()
+print(json.dumps({"spec": {"config": {"mapredSite": pairs}}}))
+PY
+)"
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${BACKEND}|$BACKEND|g" -e '/^# TeraGen, TeraSort/,$d' \
+  "$ROOT/hack/demo/manifests.yaml" | k apply -f - >/dev/null
+# A merge patch would keep keys of an earlier BENCH_CONFIG: replace the whole map.
+k patch hadoopcluster "$CLUSTER" --type=json \
+  -p "[{\"op\":\"add\",\"path\":\"/spec/config\",\"value\":$(python3 -c 'import json,sys; print(json.dumps(json.loads(sys.argv[1])["spec"]["config"]))' "$config")}]" >/dev/null
+k delete benchmarkruns --all --wait=true >/dev/null
+k delete pod "$LOCAL_POD" --ignore-not-found --wait=true >/dev/null
+log "waiting for HadoopCluster $CLUSTER"
+k wait --for=condition=Ready --timeout=10m storagebackend/"$BACKEND" >/dev/null
+generation="$(k get hadoopcluster "$CLUSTER" -o jsonpath='{.metadata.generation}')"
+# Ready at this generation: every pod ready and of the current configuration.
+k wait --for=jsonpath='{.status.conditions[?(@.type=="Ready")].observedGeneration}'="$generation" \
+  --timeout=5m hadoopcluster/"$CLUSTER" >/dev/null
+k wait --for=condition=Ready --timeout=10m hadoopcluster/"$CLUSTER" >/dev/null
+
+# The one-minute load average falls below 1 within a minute or two of the cluster's
+# start on an otherwise idle machine; a build or a test beside the run keeps it higher.
+idle() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.0 else 1)" "$(cut -d' ' -f1 /proc/loadavg)"; }
+if [ "${BENCH_ALLOW_BUSY:-0}" != 1 ]; then
+  for _ in $(seq 1 24); do idle && break; sleep 5; done
+  if ! idle; then
+    log "load average $(cut -d' ' -f1 /proc/loadavg): something else runs on this machine; wait for it, or set BENCH_ALLOW_BUSY=1 to measure anyway"
+    exit 1
+  fi
+fi
+
+rm -rf "$WORK"
+mkdir -p "$WORK/runs" "$WORK/history"
+{
+  printf 'reps\t%s\n' "$REPS"
+  printf 'rows\t%s\n' "$SIZES"
+  printf 'config\t%s\n' "$(python3 -c 'import json,sys; print(json.dumps(json.loads(sys.argv[1])["spec"]["config"]["mapredSite"], sort_keys=True))' "$config")"
+  printf 'started\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} > "$WORK/meta.tsv"
+
+# CPU time sampled every half second: every pod on the node (the kubepods cgroup) and the
+# local Ceph's daemons (mon, mgr, OSDs, MDS), both in seconds.
+# shellcheck disable=SC2046
+python3 - "$WORK/cpu.tsv" $(ceph_cluster_pids) <<'PY' &
+import os, sys, time
+out, pids = sys.argv[1], sys.argv[2:]
+tick = os.sysconf("SC_CLK_TCK")
+def ceph():
+    total = 0
+    for p in pids:
+        try:
+            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            total += int(f[11]) + int(f[12])
+        except OSError:
+            pass
+    return total / tick
+with open(out, "w", buffering=1) as w:
+    while True:
+        pods = int(open("/sys/fs/cgroup/cpuacct/kubepods/cpuacct.usage").read()) / 1e9
+        w.write(f"{time.time():.3f}\t{pods:.3f}\t{ceph():.3f}\n")
+        time.sleep(0.5)
+PY
+sampler=$!
+
+# The cluster path: a BenchmarkRun; its object, and each Hadoop job's records from the
+# JobHistory server, are kept for the report.
+cluster_run() {
+  local rows="$1" rep="$2" name="ts-$(($1 / 1000))k-r$2" phase job
+  log "rep $rep cluster $rows rows: BenchmarkRun $name"
+  k apply -f - >/dev/null <<YAML
+apiVersion: hadoopceph.io/v1alpha1
+kind: BenchmarkRun
+metadata:
+  name: $name
+spec:
+  clusterRef:
+    name: $CLUSTER
+  teraSort:
+    rows: $rows
+    maps: 2
+    reduces: 2
+  deadline: 30m
+YAML
+  while :; do
+    phase="$(k get benchmarkrun "$name" -o jsonpath='{.status.phase}')"
+    case "$phase" in Succeeded) break ;; Failed) log "BenchmarkRun $name failed"; k get benchmarkrun "$name" -o yaml >&2; exit 1 ;; esac
+    sleep 2
+  done
+  k get benchmarkrun "$name" -o json > "$WORK/runs/$name.json"
+  # The runner's report, in each stage pod's termination message, has the stage's start
+  # and end to the millisecond; status rounds times to the second.
+  k get pods -l hadoopceph.io/benchmarkrun="$name" -o json > "$WORK/runs/$name.pods.json"
+  for job in $(k get benchmarkrun "$name" -o jsonpath='{.status.stages[*].hadoopJobs[*]}'); do
+    history_of "$job" > "$WORK/history/$job.json"
+  done
+  printf '%s\tcluster\t%s\t%s\n' "$rep" "$rows" "$name" >> "$WORK/order.tsv"
+}
+
+# One job's records from the JobHistory server: the job, its tasks, and the reduce
+# attempts, whose shuffle and merge end times split a reduce's time.
+history_of() {
+  local job="$1" tasks task
+  for _ in $(seq 1 30); do
+    curl -sf "$HISTORY/$job" >/dev/null && break
+    sleep 2
+  done
+  tasks="$(curl -sf "$HISTORY/$job/tasks")"
+  printf '{"job":%s,"jobAttempts":%s,"tasks":%s,"attempts":{' \
+    "$(curl -sf "$HISTORY/$job")" "$(curl -sf "$HISTORY/$job/jobattempts")" "$tasks"
+  local first=1
+  for task in $(python3 -c 'import json,sys; print(" ".join(t["id"] for t in (json.loads(sys.argv[1])["tasks"] or {}).get("task", []) if t["type"] == "REDUCE"))' "$tasks"); do
+    [ "$first" = 1 ] || printf ','
+    first=0
+    printf '"%s":%s' "$task" "$(curl -sf "$HISTORY/$job/tasks/$task/attempts")"
+  done
+  printf '}}\n'
+}
+
+# The local path's pod: the first stage pod's template, kept running, with room for
+# local mode's map and reduce threads in one JVM.
+local_pod() {
+  k get pod "$LOCAL_POD" >/dev/null 2>&1 && return
+  local template
+  template="$(k get jobs -l hadoopceph.io/benchmarkrun -o json | python3 -c '
+import json, sys
+jobs = json.load(sys.stdin)["items"]
+t = jobs[0]["spec"]["template"]
+pod = {"apiVersion": "v1", "kind": "Pod",
+       "metadata": {"name": sys.argv[1], "labels": {"app.kubernetes.io/name": "bench-cluster-local"}},
+       "spec": t["spec"]}
+c = pod["spec"]["containers"][0]
+c["command"], c["args"] = ["sleep", "infinity"], []
+c["resources"] = {"requests": {"cpu": "500m", "memory": "6Gi"}, "limits": {"memory": "6Gi"}}
+c.pop("terminationMessagePolicy", None)
+print(json.dumps(pod))' "$LOCAL_POD")"
+  k apply -f - <<<"$template" >/dev/null
+  k wait --for=condition=Ready --timeout=5m pod/"$LOCAL_POD" >/dev/null
+}
+
+# The local path: the BenchmarkRun's three commands with the same arguments, in local
+# mode. Timed inside the pod around each `hadoop jar`, as the runner times a stage.
+local_run() {
+  local rows="$1" rep="$2" name="local-$(($1 / 1000))k-r$2"
+  log "rep $rep local $rows rows"
+  local_pod
+  k exec "$LOCAL_POD" -- bash -ec '
+rows="$1" dir="/benchmarks/local/$2"
+jar="$(ls "$HADOOP_HOME"/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar)"
+export HADOOP_CLIENT_OPTS="-Xmx4g"
+local=(-Dmapreduce.framework.name=local -Dmapreduce.local.map.tasks.maximum=2
+  -Dmapreduce.local.reduce.tasks.maximum=2 -Dmapreduce.task.io.sort.mb=256
+  -Dmapreduce.client.progressmonitor.pollinterval=100 -Dhadoop.tmp.dir=/tmp/local-mode)
+hadoop fs -rm -r -f -skipTrash "$dir" >/dev/null 2>&1
+mkdir -p /tmp/local-mode && cd /tmp/local-mode
+stage() {
+  local name="$1" start end
+  shift
+  start="$(date +%s%3N)"
+  hadoop jar "$jar" "$@" > "/tmp/local-mode/$name.log" 2>&1 || { tail -n 30 "/tmp/local-mode/$name.log" >&2; exit 1; }
+  end="$(date +%s%3N)"
+  printf "%s\t%s\t%s\n" "$name" "$start" "$end"
+}
+stage teragen teragen "${local[@]}" -Dmapreduce.job.maps=2 "$rows" "$dir/teragen"
+stage terasort terasort "${local[@]}" -Dmapreduce.job.reduces=2 "$dir/teragen" "$dir/terasort"
+stage teravalidate teravalidate "${local[@]}" "$dir/terasort" "$dir/teravalidate"
+hadoop fs -cat "$dir/teravalidate/part-r-*" | grep -q "^error" && { echo "TeraValidate found errors" >&2; exit 1; }
+hadoop fs -rm -r -f -skipTrash "$dir" >/dev/null 2>&1
+' local-mode "$rows" "$name" > "$WORK/runs/$name.tsv"
+  printf '%s\tlocal\t%s\t%s\n' "$rep" "$rows" "$name" >> "$WORK/order.tsv"
+}
+
+for rep in $(seq 1 "$REPS"); do
+  for rows in $SIZES; do
+    # Odd repetitions start with the cluster, even ones with local mode.
+    if [ $((rep % 2)) = 1 ]; then order="cluster local"; else order="local cluster"; fi
+    for path in $order; do
+      ceph_settle
+      "${path}_run" "$rows" "$rep"
+    done
+    # A finished run's data goes with it; its records are kept above.
+    k delete benchmarkruns --all --wait=true >/dev/null
+  done
+done
+kill "$sampler" 2>/dev/null || true
+sampler=""
+k delete pod "$LOCAL_POD" --ignore-not-found --wait=false >/dev/null
+log "records in $WORK; writing $DOC"
+"$REPORT" "$WORK" "$DOC"
