@@ -19,9 +19,10 @@
 # section "## Cluster path (make bench-cluster)" of docs/benchmarks.md.
 # Knobs: BENCH_REPS (3), BENCH_ROWS ("10000000 1000000"), BENCH_DOC (docs/benchmarks.md),
 # BENCH_ALLOW_BUSY=1 (measure beside other load), BENCH_REPORT_ONLY=1 (write the section
-# again from the last run's records, measuring nothing), BENCH_CONFIG (a file of
-# `key=value` lines added to the HadoopCluster's spec.config.mapredSite, to try a
-# setting; the report names it).
+# again from the last run's records, measuring nothing), BENCH_CONFIG (a file of lines
+# `coreSite|yarnSite|mapredSite key=value` that go into the HadoopCluster's
+# spec.config, to try a setting; the report names them), BENCH_PATHS ("cluster local";
+# "cluster" alone to compare settings quickly, without a ratio).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=cluster/env.sh
@@ -34,6 +35,7 @@ KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
 
 REPS="${BENCH_REPS:-3}"
 SIZES="${BENCH_ROWS:-10000000 1000000}"
+PATHS="${BENCH_PATHS:-cluster local}"
 DOC="${BENCH_DOC:-$ROOT/docs/benchmarks.md}"
 WORK="$HCO_CACHE/bench-cluster"
 NAMESPACE=bench-cluster
@@ -78,25 +80,29 @@ for secret in ceph-hadoop-key:"$CEPH_CLIENT_KEYRING" ceph-evictor-key:"$CEPH_EVI
 done
 sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
   "$ROOT/hack/demo/storagebackend-external.yaml" | k apply -f - >/dev/null
-# The demo's manifests without its BenchmarkRun; BENCH_CONFIG's settings go into
-# spec.config.mapredSite.
+# The demo's manifests without its BenchmarkRun, then BENCH_CONFIG's settings in
+# spec.config.
 config="$(python3 - "${BENCH_CONFIG:-}" <<'PY'
 import json, sys
-pairs = {}
+files = {"coreSite": {}, "yarnSite": {}, "mapredSite": {}}
 if sys.argv[1]:
     for line in open(sys.argv[1]):
         line = line.strip()
-        if line and not line.startswith("#"):
-            key, value = line.split("=", 1)
-            pairs[key.strip()] = value.strip()
-print(json.dumps({"spec": {"config": {"mapredSite": pairs}}}))
+        if not line or line.startswith("#"):
+            continue
+        where, pair = line.split(None, 1)
+        if where not in files:
+            sys.exit(f"BENCH_CONFIG: {line!r}: the first word must be one of {', '.join(files)}")
+        key, value = pair.split("=", 1)
+        files[where][key.strip()] = value.strip()
+print(json.dumps({k: v for k, v in files.items() if v}))
 PY
 )"
 sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${BACKEND}|$BACKEND|g" -e '/^# TeraGen, TeraSort/,$d' \
   "$ROOT/hack/demo/manifests.yaml" | k apply -f - >/dev/null
 # A merge patch would keep keys of an earlier BENCH_CONFIG: replace the whole map.
 k patch hadoopcluster "$CLUSTER" --type=json \
-  -p "[{\"op\":\"add\",\"path\":\"/spec/config\",\"value\":$(python3 -c 'import json,sys; print(json.dumps(json.loads(sys.argv[1])["spec"]["config"]))' "$config")}]" >/dev/null
+  -p "[{\"op\":\"add\",\"path\":\"/spec/config\",\"value\":$config}]" >/dev/null
 k delete benchmarkruns --all --wait=true >/dev/null
 k delete pod "$LOCAL_POD" --ignore-not-found --wait=true >/dev/null
 log "waiting for HadoopCluster $CLUSTER"
@@ -123,12 +129,14 @@ mkdir -p "$WORK/runs" "$WORK/history"
 {
   printf 'reps\t%s\n' "$REPS"
   printf 'rows\t%s\n' "$SIZES"
-  printf 'config\t%s\n' "$(python3 -c 'import json,sys; print(json.dumps(json.loads(sys.argv[1])["spec"]["config"]["mapredSite"], sort_keys=True))' "$config")"
+  printf 'config\t%s\n' "$config"
+  printf 'paths\t%s\n' "$PATHS"
   printf 'started\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$WORK/meta.tsv"
 
-# CPU time sampled every half second: every pod on the node (the kubepods cgroup) and the
-# local Ceph's daemons (mon, mgr, OSDs, MDS), both in seconds.
+# CPU time sampled every half second, in seconds: every pod on the node (the kubepods
+# cgroup), the local Ceph's daemons (mon, mgr, OSDs, MDS), and the whole machine, whose
+# rest (Kubernetes itself, anything else) shows how quiet the run was.
 # shellcheck disable=SC2046
 python3 - "$WORK/cpu.tsv" $(ceph_cluster_pids) <<'PY' &
 import os, sys, time
@@ -146,7 +154,9 @@ def ceph():
 with open(out, "w", buffering=1) as w:
     while True:
         pods = int(open("/sys/fs/cgroup/cpuacct/kubepods/cpuacct.usage").read()) / 1e9
-        w.write(f"{time.time():.3f}\t{pods:.3f}\t{ceph():.3f}\n")
+        cpu = open("/proc/stat").readline().split()[1:]
+        busy = sum(int(cpu[i]) for i in (0, 1, 2, 5, 6, 7)) / tick
+        w.write(f"{time.time():.3f}\t{pods:.3f}\t{ceph():.3f}\t{busy:.3f}\n")
         time.sleep(0.5)
 PY
 sampler=$!
@@ -263,6 +273,7 @@ for rep in $(seq 1 "$REPS"); do
     # Odd repetitions start with the cluster, even ones with local mode.
     if [ $((rep % 2)) = 1 ]; then order="cluster local"; else order="local cluster"; fi
     for path in $order; do
+      [[ " $PATHS " == *" $path "* ]] || continue
       ceph_settle
       "${path}_run" "$rows" "$rep"
     done

@@ -115,7 +115,10 @@ def load(work):
                                counters=result.get("counters", {})))
     for s in stages:
         s["wall"] = (s["end"] - s["start"]) / 1000
-        s["pods_cpu"], s["ceph_cpu"] = cpu_between(samples, s["start"] / 1000, s["end"] / 1000)
+        cpu = cpu_between(samples, s["start"] / 1000, s["end"] / 1000)
+        s["pods_cpu"], s["ceph_cpu"] = cpu[0], cpu[1]
+        # Records of runs before the machine's total was sampled have no "other".
+        s["other_cpu"] = cpu[2] - cpu[0] - cpu[1] if len(cpu) > 2 else 0.0
     return stages
 
 
@@ -152,15 +155,19 @@ def render(work, stages):
         "runner times it: around its `hadoop jar`, without the pod's start.")
     out.append("")
     if config:
-        out.append("Settings tried on the cluster (`BENCH_CONFIG`, added to spec.config.mapredSite): "
-                   + ", ".join(f"`{k}={v}`" for k, v in sorted(config.items())) + ".")
+        out.append("Settings tried on the cluster (`BENCH_CONFIG`, in its spec.config): "
+                   + ", ".join(f"`{k}={v}` ({where})" for where, pairs in sorted(config.items())
+                               for k, v in sorted(pairs.items())) + ".")
         out.append("")
     out.append("| Rows | Cluster total (s) | Local mode total (s) | Cluster / local | Per repetition | Target (at most 1.5x at 10,000,000 rows) |")
     out.append("| ---: | ---: | ---: | ---: | --- | --- |")
     for rows in sizes:
         ratios = [total("cluster", rows, r) / total("local", rows, r) for r in reps if pick("local", rows, r) and pick("cluster", rows, r)]
-        cluster = med([total("cluster", rows, r) for r in reps])
-        local = med([total("local", rows, r) for r in reps])
+        cluster = med([total("cluster", rows, r) for r in reps if pick("cluster", rows, r)] or [0])
+        local = med([total("local", rows, r) for r in reps if pick("local", rows, r)] or [0])
+        if not ratios:
+            out.append(f"| {rows:,} | {fmt(cluster)} | {fmt(local)} | | | not measured: one path only (BENCH_PATHS) |")
+            continue
         ratio = med(ratios)
         verdict = ""
         if rows == 10_000_000:
@@ -183,12 +190,11 @@ def render(work, stages):
         out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for stage in STAGES:
             c, l = pick("cluster", rows, stage=stage), pick("local", rows, stage=stage)
-            if not c or not l:
-                continue
-            cw, lw = med([s["wall"] for s in c]), med([s["wall"] for s in l])
-            out.append(f"| {stage} | {fmt(cw)} | {fmt(lw)} | {cw / lw:.2f}x | "
-                       f"{fmt(med([s['pods_cpu'] for s in c]))} | {fmt(med([s['pods_cpu'] for s in l]))} | "
-                       f"{fmt(med([s['ceph_cpu'] for s in c]))} | {fmt(med([s['ceph_cpu'] for s in l]))} |")
+            m = {key: [fmt(med([s[key] for s in runs])) if runs else "" for runs in (c, l)]
+                 for key in ("wall", "pods_cpu", "ceph_cpu")}
+            ratio = f"{med([s['wall'] for s in c]) / med([s['wall'] for s in l]):.2f}x" if c and l else ""
+            out.append(f"| {stage} | {m['wall'][0]} | {m['wall'][1]} | {ratio} | {m['pods_cpu'][0]} | "
+                       f"{m['pods_cpu'][1]} | {m['ceph_cpu'][0]} | {m['ceph_cpu'][1]} |")
         out.append("")
         out.append("Where a cluster stage's time goes, from the JobHistory server's records "
                    "(seconds; hack/bench_cluster_report.py says what each phase spans):")
@@ -206,8 +212,12 @@ def render(work, stages):
 
     out.append("### Every repetition")
     out.append("")
-    out.append("| Rows | Repetition | Path | TeraGen (s) | TeraSort (s) | TeraValidate (s) | Total (s) | Pods CPU (s) | Ceph CPU (s) |")
-    out.append("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    out.append("CPU seconds over the run's three stages: the node's pods, the Ceph daemons, and "
+               "the rest of the machine (Kubernetes's own processes and anything else; a quiet "
+               "machine keeps it to a few seconds a minute).")
+    out.append("")
+    out.append("| Rows | Repetition | Path | TeraGen (s) | TeraSort (s) | TeraValidate (s) | Total (s) | Pods CPU (s) | Ceph CPU (s) | Other CPU (s) |")
+    out.append("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for rows in sizes:
         for rep in reps:
             for path in ("cluster", "local"):
@@ -215,7 +225,8 @@ def render(work, stages):
                 if not by:
                     continue
                 out.append(f"| {rows:,} | {rep} | {path} | " + " | ".join(fmt(by[s]["wall"]) if s in by else "" for s in STAGES)
-                           + f" | {fmt(total(path, rows, rep))} | {fmt(total(path, rows, rep, 'pods_cpu'))} | {fmt(total(path, rows, rep, 'ceph_cpu'))} |")
+                           + f" | {fmt(total(path, rows, rep))} | {fmt(total(path, rows, rep, 'pods_cpu'))} | {fmt(total(path, rows, rep, 'ceph_cpu'))}"
+                           + f" | {fmt(total(path, rows, rep, 'other_cpu'))} |")
     out.append("")
     return "\n".join(out).rstrip() + "\n"
 

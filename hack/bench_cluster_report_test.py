@@ -43,6 +43,10 @@ class CPUTest(unittest.TestCase):
         self.assertAlmostEqual(pods, 0.5)
         self.assertAlmostEqual(ceph, 1.25)
 
+    def test_every_column(self):
+        got = cpu_between([(0.0, 1.0, 2.0, 10.0), (1.0, 2.0, 2.5, 12.0)], 0.0, 1.0)
+        self.assertEqual(got, (1.0, 0.5, 2.0))
+
     def test_refuses_outside_the_samples(self):
         with self.assertRaises(ValueError):
             cpu_between(self.samples, 9.0, 10.5)
