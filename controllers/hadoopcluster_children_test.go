@@ -76,7 +76,9 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 				if v.Secret != nil {
 					keyring = v.Secret
 				}
-				Expect(v.ConfigMap == nil || v.ConfigMap.Name == objs.ConfigMap.Name).To(BeTrue())
+				if v.ConfigMap != nil {
+					Expect(v.ConfigMap.Name).To(BeElementOf(objs.ConfigMap.Name, hadoop.TopologyConfigMapName(owner)))
+				}
 			}
 			Expect(keyring).NotTo(BeNil(), "%s mounts no Secret", sts.Name)
 			Expect(keyring.SecretName).To(Equal(st.ClientConfigSecret))
