@@ -124,3 +124,17 @@ func TestEveryHadoopContainerMountsTheTopology(t *testing.T) {
 		})
 	}
 }
+
+// A user may turn the mapping off, to measure what it brings; the connector reads an
+// empty value as no file.
+func TestLocalityHostsFileCanBeTurnedOff(t *testing.T) {
+	in := replicatedInput(t)
+	in.Cluster.Spec.Config.CoreSite = map[string]string{KeyLocalityHostsFile: ""}
+	if errs := Validate(in); len(errs) > 0 {
+		t.Fatalf("Validate: %v", errs)
+	}
+	xml := ConfigurationXML(CoreSite(in))
+	if want := "<name>" + KeyLocalityHostsFile + "</name>\n    <value></value>"; !strings.Contains(xml, want) {
+		t.Errorf("core-site.xml lacks %q:\n%s", want, xml)
+	}
+}
