@@ -55,6 +55,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			Expect(value).NotTo(ContainSubstring(testKey), "the key must never land in the ConfigMap")
 		}
 		Expect(owner.Status.ConfigHash).To(Equal(want.ConfigHash))
+		Expect(objs.Topology.Data).To(Equal(hadoop.TopologyConfigMap(owner, nil).Data), "no NodeManager has answered")
 		built := []*appsv1.StatefulSet{want.ResourceManager, want.NodeManagers, want.JobHistory}
 		for i, sts := range objs.StatefulSets() {
 			template := sts.Spec.Template
@@ -76,7 +77,9 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 				if v.Secret != nil {
 					keyring = v.Secret
 				}
-				Expect(v.ConfigMap == nil || v.ConfigMap.Name == objs.ConfigMap.Name).To(BeTrue())
+				if v.ConfigMap != nil {
+					Expect(v.ConfigMap.Name).To(BeElementOf(objs.ConfigMap.Name, hadoop.TopologyConfigMapName(owner)))
+				}
 			}
 			Expect(keyring).NotTo(BeNil(), "%s mounts no Secret", sts.Name)
 			Expect(keyring.SecretName).To(Equal(st.ClientConfigSecret))

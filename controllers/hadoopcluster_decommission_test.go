@@ -171,13 +171,19 @@ var _ = Describe("HadoopCluster rolling update", Label("envtest"), func() {
 })
 
 // markReady plays the kubelet: the pod runs and is ready, at an address of TEST-NET-1,
-// where nothing answers, so the operator cannot learn a NodeManager's node ID. The
-// operator may annotate the pod meanwhile, so the status is written to the latest.
+// where nothing answers, so the operator cannot learn a NodeManager's node ID.
 func markReady(pod *corev1.Pod) {
+	GinkgoHelper()
+	markReadyAt(pod, "192.0.2.1")
+}
+
+// markReadyAt plays the kubelet: the pod runs and is ready at ip. The operator may
+// annotate the pod meanwhile, so the status is written to the latest.
+func markReadyAt(pod *corev1.Pod, ip string) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
 		g.Expect(get(pod)()).To(Succeed())
-		pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "192.0.2.1", PodIPs: []corev1.PodIP{{IP: "192.0.2.1"}},
+		pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: ip, PodIPs: []corev1.PodIP{{IP: ip}},
 			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
 		g.Expect(k8sClient.Status().Update(ctx, pod)).To(Succeed())
 	}).Should(Succeed())

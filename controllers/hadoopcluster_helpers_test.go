@@ -88,6 +88,7 @@ func updateCluster(hc *v1alpha1.HadoopCluster, change func(*v1alpha1.HadoopClust
 type clusterObjects struct {
 	ServiceAccount          *corev1.ServiceAccount
 	ConfigMap               *corev1.ConfigMap
+	Topology                *corev1.ConfigMap
 	ResourceManager         *appsv1.StatefulSet
 	ResourceManagerService  *corev1.Service
 	ResourceManagerHeadless *corev1.Service
@@ -105,6 +106,7 @@ func childrenOf(hc *v1alpha1.HadoopCluster) *clusterObjects {
 	return &clusterObjects{
 		ServiceAccount:          &corev1.ServiceAccount{ObjectMeta: in(hadoop.ServiceAccountName(hc))},
 		ConfigMap:               &corev1.ConfigMap{ObjectMeta: in(hadoop.ConfigMapName(hc))},
+		Topology:                &corev1.ConfigMap{ObjectMeta: in(hadoop.TopologyConfigMapName(hc))},
 		ResourceManager:         &appsv1.StatefulSet{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
 		ResourceManagerService:  &corev1.Service{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
 		ResourceManagerHeadless: &corev1.Service{ObjectMeta: in(hadoop.HeadlessServiceName(hc, hadoop.ResourceManager))},
@@ -120,7 +122,7 @@ func childrenOf(hc *v1alpha1.HadoopCluster) *clusterObjects {
 // All lists the children, JobHistory's last.
 func (o *clusterObjects) All() []client.Object {
 	return []client.Object{
-		o.ServiceAccount, o.ConfigMap, o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
+		o.ServiceAccount, o.ConfigMap, o.Topology, o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
 		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB, o.JobHistoryService, o.JobHistoryHeadless, o.JobHistory,
 	}
 }

@@ -30,6 +30,7 @@ var _ = Describe("HadoopCluster storage", Label("envtest"), func() {
 		Expect(condition(hc, v1alpha1.ConditionReady)(Default)).To(Equal("False/StorageBackendNotReady"))
 		Eventually(events(hc)).Should(ContainElement("Normal/StorageBackendNotReady"))
 		Consistently(get(childrenOf(hc).ConfigMap), time.Second).ShouldNot(Succeed())
+		Expect(get(childrenOf(hc).Topology)()).NotTo(Succeed(), "no child before the storage is ready")
 
 		writeKeySecret(ns, "later-key")
 		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))

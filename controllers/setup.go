@@ -44,6 +44,9 @@ type Options struct {
 	// YARN reads the clusters' YARN applications for the progress of benchmark
 	// stages; nil means each cluster's ResourceManager Service.
 	YARN benchmarkrun.YARNApplications
+	// YARNNodes reads the ResourceManagers' node lists and asks the NodeManagers how
+	// they registered; nil means their REST APIs, at their Services and pod addresses.
+	YARNNodes hadoopcluster.YARNNodes
 }
 
 // CacheOptions are the options of the manager's cache. Of the Jobs it holds only the
@@ -116,6 +119,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		HadoopImage:     opts.HadoopImage,
 		WatchNamespaces: opts.WatchNamespaces,
 		OperatorPeer:    opts.OperatorPeer,
+		YARN:            opts.YARNNodes,
 		APIs:            apis,
 	}
 	if err := hc.SetupWithManager(mgr); err != nil {

@@ -27,9 +27,10 @@ import (
 // by setting status phases on Rook objects and writing the Secrets and ConfigMaps Rook
 // would write. No kube-controller-manager or scheduler runs either: specs play the
 // StatefulSet controller and the scheduler by writing the status they would, and
-// nothing garbage-collects owned objects. No Hadoop runs: an HTTP server of the suite
-// answers for the clusters' ResourceManagers (fakeResourceManager). No Prometheus
-// runs: the specs read the PodMonitors.
+// nothing garbage-collects owned objects. No Hadoop runs: HTTP servers of the suite
+// answer for the clusters' ResourceManagers (fakeResourceManager) and for the
+// NodeManagers the specs give an address (fakeNodeManagers). No Prometheus runs: the
+// specs read the PodMonitors.
 
 var (
 	ctx       context.Context
@@ -40,6 +41,8 @@ var (
 	managerCache cache.Cache
 	// resourceManager plays the clusters' ResourceManagers.
 	resourceManager *fakeResourceManager
+	// nodeManagers plays the NodeManagers of the specs' pods.
+	nodeManagers *fakeNodeManagers
 )
 
 func TestControllers(t *testing.T) {
@@ -75,7 +78,9 @@ var _ = BeforeSuite(func() {
 
 	resourceManager = newFakeResourceManager()
 	DeferCleanup(resourceManager.close)
-	opts := Options{RookNamespace: defaultRookNamespace, HadoopImage: testImage, YARN: resourceManager.source(), OperatorPeer: operatorPeer}
+	nodeManagers = newFakeNodeManagers()
+	DeferCleanup(nodeManagers.close)
+	opts := Options{RookNamespace: defaultRookNamespace, HadoopImage: testImage, YARN: resourceManager.source(), YARNNodes: nodeManagers, OperatorPeer: operatorPeer}
 	// The operator's cache options, so that the specs see what it caches.
 	cacheOpts, err := CacheOptions(opts)
 	Expect(err).NotTo(HaveOccurred())

@@ -724,6 +724,16 @@ type HadoopClusterStatus struct {
 	// +optional
 	SessionPods []SessionPod `json:"sessionPods,omitempty"`
 
+	// NodeManagerHosts are the host names YARN knows the NodeManager pods by, as each
+	// NodeManager reported it, with the node each pod runs on. The operator writes them
+	// to the ConfigMap <name>-topology, from which the connector names NodeManagers in
+	// block locations, so that map tasks can run next to their data. A pod is asked
+	// once it is ready; one that has not answered yet is missing.
+	// +listType=map
+	// +listMapKey=uid
+	// +optional
+	NodeManagerHosts []NodeManagerHost `json:"nodeManagerHosts,omitempty"`
+
 	// NodeManagerSelector is the label selector of the NodeManager pods, for the scale
 	// subresource (and so for autoscalers).
 	// +optional
@@ -829,6 +839,22 @@ type HadoopClusterList struct {
 
 func init() {
 	SchemeBuilder.Register(&HadoopCluster{}, &HadoopClusterList{})
+}
+
+// NodeManagerHost is the YARN host of one NodeManager pod.
+type NodeManagerHost struct {
+	// Pod is the NodeManager's pod.
+	Pod string `json:"pod"`
+	// UID of the pod. A pod's YARN host does not change during its life, so it is
+	// learnt once per UID.
+	UID string `json:"uid"`
+	// NodeName is the Kubernetes node the pod runs on, which is the CRUSH host of the
+	// OSDs there under Rook.
+	NodeName string `json:"nodeName"`
+	// YARNHost is the host of the NodeManager's YARN node ID: its pod's name on the
+	// pod network, the address of spec.network.dataInterface, or the node's host name
+	// on the host network.
+	YARNHost string `json:"yarnHost"`
 }
 
 // SessionPod is a pod of the cluster that holds CephFS sessions.

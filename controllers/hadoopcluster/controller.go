@@ -32,13 +32,14 @@ type Reconciler struct {
 	// OperatorPeer selects the operator's pods, which the ResourceManager's
 	// NetworkPolicy admits to its REST API; nil admits none.
 	OperatorPeer *networkingv1.NetworkPolicyPeer
+	// YARN reads the ResourceManagers' and NodeManagers' REST APIs, for
+	// decommissions and the NodeManagers' YARN hosts; SetupWithManager makes a
+	// *yarn.Client when it is nil.
+	YARN YARNNodes
 
 	// workloads holds the Hadoop pods and the nodes, trimmed to the few fields the
 	// status needs; SetupWithManager creates it.
 	workloads client.Reader
-	// yarn reads the ResourceManagers' and NodeManagers' REST APIs during a
-	// decommission; SetupWithManager makes a *yarn.Client when it is nil.
-	yarn yarnNodes
 	// APIs are the optional APIs served when the operator started.
 	APIs lifecycle.APIs
 	// applied spares passes the requests that would change nothing.
@@ -61,8 +62,8 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile runs one pass: pause, then the phases in dependency order (storage,
-// network, children, components, and metrics, on which nothing depends), and a status
-// patch written at the end whatever happened.
+// network, children, components, and the NodeManagers' YARN hosts and metrics, on
+// which nothing depends), and a status patch written at the end whatever happened.
 //
 // There is no finalizer: every child carries an owner reference, so garbage collection
 // removes them with the cluster, and nothing else is the cluster's to delete. Its
@@ -115,6 +116,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if err := r.observeComponents(ctx, p); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.reconcileTopology(ctx, p); err != nil {
+		return ctrl.Result{}, err
+	}
 	return ctrl.Result{}, r.reconcileMetrics(ctx, p)
 }
 
@@ -126,12 +130,16 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileE
 	if reconcileErr != nil {
 		// A failed pass learned nothing reliable besides its error: the rest of the
 		// status keeps what the last good pass reported.
-		conditions, sessionPods := st.Conditions, st.SessionPods
+		conditions, sessionPods, nodeManagerHosts := st.Conditions, st.SessionPods, st.NodeManagerHosts
 		*st = *old.DeepCopy()
 		st.Conditions = conditions
 		if p.sessionPodsObserved {
 			// Evictions this pass started must not be started again from the old record.
 			st.SessionPods = sessionPods
+		}
+		if p.nodeManagerHostsObserved {
+			// What NodeManagers answered stays true; they need not be asked again.
+			st.NodeManagerHosts = nodeManagerHosts
 		}
 	} else {
 		st.ObservedGeneration = p.hc.Generation

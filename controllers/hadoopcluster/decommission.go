@@ -32,8 +32,9 @@ const (
 	decommissionPoll = 15 * time.Second
 )
 
-// yarnNodes is what a decommission reads of YARN: a *yarn.Client.
-type yarnNodes interface {
+// YARNNodes is what the reconciler reads of YARN: the ResourceManager's node list
+// during a decommission, and how each NodeManager registered. A *yarn.Client.
+type YARNNodes interface {
 	Nodes(ctx context.Context, resourceManagerURL string) ([]yarn.Node, error)
 	NodeManagerIdentity(ctx context.Context, host string, port int) (yarn.NodeIdentity, error)
 }
@@ -96,7 +97,7 @@ func (r *Reconciler) followDecommission(ctx context.Context, p *clusterPass, d *
 	var nodesErr error
 	for _, n := range leaving {
 		if n.nodeID != "" {
-			nodes, nodesErr = r.yarn.Nodes(ctx, hadoop.ResourceManagerWebURL(hc))
+			nodes, nodesErr = r.YARN.Nodes(ctx, hadoop.ResourceManagerWebURL(hc))
 			break
 		}
 	}
@@ -192,7 +193,7 @@ func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster
 	if !n.serving {
 		return n, nil
 	}
-	id, err := r.yarn.NodeManagerIdentity(ctx, pod.Status.PodIP, hadoop.PortNMWeb)
+	id, err := r.YARN.NodeManagerIdentity(ctx, pod.Status.PodIP, hadoop.PortNMWeb)
 	if err == nil {
 		n.nodeID = id.ID
 	}

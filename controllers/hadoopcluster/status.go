@@ -45,6 +45,16 @@ type clusterPass struct {
 	// sessionPodsObserved says that the pass rebuilt status.sessionPods from the
 	// cache (evict.go).
 	sessionPodsObserved bool
+	// nodeManagerHostsObserved says that the pass rebuilt status.nodeManagerHosts
+	// (topology.go).
+	nodeManagerHostsObserved bool
+}
+
+// requeueWithin asks for another pass within d at the latest.
+func (p *clusterPass) requeueWithin(d time.Duration) {
+	if p.requeueAfter == 0 || d < p.requeueAfter {
+		p.requeueAfter = d
+	}
 }
 
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
@@ -103,9 +113,9 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 	hc := p.hc
 	switch {
 	case before.ConfigHash == "" && after.ConfigHash != "":
-		children := "ServiceAccount, ConfigMap, StatefulSets, Services and PodDisruptionBudget"
+		children := "ServiceAccount, ConfigMaps, StatefulSets, Services and PodDisruptionBudget"
 		if p.podMonitorApplied {
-			children = "ServiceAccount, ConfigMap, StatefulSets, Services, PodDisruptionBudget and PodMonitor"
+			children = "ServiceAccount, ConfigMaps, StatefulSets, Services, PodDisruptionBudget and PodMonitor"
 		}
 		if p.built != nil && len(p.built.NetworkPolicies) > 0 {
 			children = "NetworkPolicies, " + children

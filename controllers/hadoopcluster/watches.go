@@ -51,8 +51,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	r.workloads = workloads
-	if r.yarn == nil {
-		r.yarn = yarn.NewClient(hadoop.HadoopUser)
+	if r.YARN == nil {
+		r.YARN = yarn.NewClient(hadoop.HadoopUser)
 	}
 
 	// Spec changes only: the status this controller writes must not bring another pass.
@@ -165,8 +165,8 @@ func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error
 }
 
 // trimPod keeps what maps a pod to its cluster, its PodScheduled and Ready conditions,
-// what a decommission asks its NodeManager at (its address), and the
-// ResourceManager's scheduler hash (refresh.go).
+// what a decommission asks its NodeManager at (its address), its node (topology.go),
+// and the ResourceManager's scheduler hash (refresh.go).
 func trimPod(obj any) (any, error) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -183,6 +183,7 @@ func trimPod(obj any) (any, error) {
 	if h, ok := pod.Annotations[hadoop.SchedulerHashAnnotation]; ok {
 		out.Annotations = map[string]string{hadoop.SchedulerHashAnnotation: h}
 	}
+	out.Spec.NodeName = pod.Spec.NodeName
 	out.Status.PodIP = pod.Status.PodIP
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodScheduled || c.Type == corev1.PodReady {

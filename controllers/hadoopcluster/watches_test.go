@@ -12,7 +12,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAndAddress(t *testing.T) {
+func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressAndNode(t *testing.T) {
 	scheduled := corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: "0/3 nodes are available"}
 	ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
 	pod := &corev1.Pod{
@@ -23,7 +23,7 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAndAddress(t *testing.T) {
 				hadoop.SchedulerHashAnnotation: "0123"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubelet"}},
 		},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
+		Spec: corev1.PodSpec{NodeName: "worker-a", Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 		Status: corev1.PodStatus{
 			Phase:      corev1.PodPending,
 			PodIP:      "10.1.2.3",
@@ -37,6 +37,7 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAndAddress(t *testing.T) {
 	want := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7", Labels: pod.Labels,
 			Annotations: map[string]string{hadoop.SchedulerHashAnnotation: "0123"}},
+		Spec:   corev1.PodSpec{NodeName: "worker-a"},
 		Status: corev1.PodStatus{PodIP: "10.1.2.3", Conditions: []corev1.PodCondition{ready, scheduled}},
 	}
 	if !reflect.DeepEqual(got, want) {

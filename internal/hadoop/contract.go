@@ -47,6 +47,9 @@ const (
 	YARNLogDir   = YARNDataDir + "/logs"
 	// SchedulerConfDir holds capacity-scheduler.xml in the ResourceManager's pod.
 	SchedulerConfDir = "/etc/hadoop-ceph/scheduler"
+	// TopologyDir holds the topology ConfigMap's FileTopologyHosts in every Hadoop
+	// pod, for the connector (KeyLocalityHostsFile).
+	TopologyDir = "/etc/hadoop-ceph/topology"
 )
 
 // Environment variables of the contract.

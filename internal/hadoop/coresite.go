@@ -29,6 +29,12 @@ const (
 	cephOptionFS = "client_fs"
 )
 
+// KeyLocalityHostsFile names the file from which the connector learns the YARN hosts
+// of the NodeManagers on each node (TopologyDir). Unlike the keys of OwnedCoreSiteKeys
+// a user may set it: to an empty value, which leaves block locations naming the OSDs'
+// hosts alone, as a way to measure what it brings.
+const KeyLocalityHostsFile = "fs.ceph.locality.hosts.file"
+
 // KeyPrometheusEndpoint makes the web server of every Hadoop daemon serve the daemon's
 // metrics in Prometheus' text format at MetricsPath. Hadoop leaves it off.
 const KeyPrometheusEndpoint = "hadoop.prometheus.endpoint.enabled"
@@ -79,6 +85,7 @@ func CoreSite(in Input) map[string]string {
 		keyCephRootDir:                    st.RootPath,
 		keyCephConfOptions:                cephConfOptions(st.Filesystem, hc.Spec.Config.CephOptions),
 		keyClientMetadata:                 "hadoop_cluster=" + hc.Namespace + "/" + hc.Name,
+		KeyLocalityHostsFile:              TopologyDir + "/" + FileTopologyHosts,
 	}
 	if in.metricsEnabled() {
 		generated[KeyPrometheusEndpoint] = "true"

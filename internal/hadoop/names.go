@@ -67,6 +67,12 @@ func ConfigMapName(hc *v1alpha1.HadoopCluster) string {
 	return hc.Name + "-config"
 }
 
+// TopologyConfigMapName names the ConfigMap that maps each node to the YARN hosts of
+// its NodeManagers.
+func TopologyConfigMapName(hc *v1alpha1.HadoopCluster) string {
+	return hc.Name + "-topology"
+}
+
 // ServiceAccountName names the ServiceAccount of every Hadoop pod.
 func ServiceAccountName(hc *v1alpha1.HadoopCluster) string {
 	return hc.Name + "-hadoop"

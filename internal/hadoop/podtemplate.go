@@ -116,10 +116,12 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 }
 
 // hadoopMounts are the mounts every container that runs Hadoop's code needs: the
-// client config, the generated configuration files, /tmp and the log directory.
+// client config, the generated configuration files, the node-to-YARN-host map that
+// core-site.xml names, /tmp and the log directory.
 func hadoopMounts() []corev1.VolumeMount {
 	mounts := []corev1.VolumeMount{
 		{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
+		topologyMount(),
 		{Name: volumeTmp, MountPath: TmpDir},
 		{Name: volumeLogs, MountPath: LogDir},
 	}
@@ -215,6 +217,7 @@ func commonVolumes(in Input) []corev1.Volume {
 		// Only ceph.conf and the keyring: the key never lands in a ConfigMap, and the
 		// files are readable by their owner alone (and the pod's fsGroup).
 		cephClientVolume(in.Storage.ClientConfigSecret, 0o400),
+		topologyVolume(in.Cluster),
 		{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}

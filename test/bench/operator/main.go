@@ -52,9 +52,9 @@ import (
 // this user's writes only.
 const operatorUser = "hadoop-ceph-operator"
 
-// childrenPerCluster: ServiceAccount, ConfigMap, three StatefulSets, three Services
-// and a PodDisruptionBudget.
-const childrenPerCluster = 9
+// childrenPerCluster: ServiceAccount, two ConfigMaps (the configuration and the
+// topology), three StatefulSets, three Services and a PodDisruptionBudget.
+const childrenPerCluster = 10
 
 // maxSettle bounds the wait for the operator to become idle after the clusters are
 // created.

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import com.ceph.crush.Bucket;
 import com.ceph.fs.CephFileExtent;
@@ -15,15 +16,19 @@ import org.apache.hadoop.fs.BlockLocation;
 /**
  * Maps a file's byte ranges to the OSD hosts holding them, so schedulers can run a task
  * next to its data. A Hadoop block usually spans several RADOS objects; its hosts are
- * those OSDs ordered by how many of the block's bytes they hold.
+ * those OSDs ordered by how many of the block's bytes they hold. An OSD host whose
+ * NodeManagers YARN knows by other names (see {@link CephLocalityHosts}) is preceded by
+ * those names.
  */
 final class CephBlockLocator {
 
   private final CephMount mount;
+  private final Supplier<CephLocalityHosts> yarnHosts;
   private final Map<Integer, OsdPlace> places = new ConcurrentHashMap<>();
 
-  CephBlockLocator(CephMount mount) {
+  CephBlockLocator(CephMount mount, Supplier<CephLocalityHosts> yarnHosts) {
     this.mount = mount;
+    this.yarnHosts = yarnHosts;
   }
 
   private static final class OsdPlace {
@@ -45,14 +50,15 @@ final class CephBlockLocator {
     List<BlockLocation> result = new ArrayList<>();
     long end = Math.min(fileLength, start + len);
     long blockStart = (start / blockSize) * blockSize;
+    CephLocalityHosts nodes = yarnHosts.get();
     for (; blockStart < end; blockStart += blockSize) {
       long blockEnd = Math.min(fileLength, blockStart + blockSize);
-      result.add(locateBlock(fd, blockStart, blockEnd));
+      result.add(locateBlock(fd, blockStart, blockEnd, nodes));
     }
     return result.toArray(new BlockLocation[0]);
   }
 
-  private BlockLocation locateBlock(int fd, long blockStart, long blockEnd) {
+  private BlockLocation locateBlock(int fd, long blockStart, long blockEnd, CephLocalityHosts nodes) {
     Map<Integer, Long> bytesByOsd = new LinkedHashMap<>();
     long offset = blockStart;
     while (offset < blockEnd) {
@@ -69,9 +75,7 @@ final class CephBlockLocator {
     }
     List<Map.Entry<Integer, Long>> ranked = new ArrayList<>(bytesByOsd.entrySet());
     ranked.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
-    List<String> hosts = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    List<String> topology = new ArrayList<>();
+    List<OsdPlace> ordered = new ArrayList<>();
     for (Map.Entry<Integer, Long> e : ranked) {
       OsdPlace place = places.get(e.getKey());
       if (place == null) {
@@ -83,19 +87,43 @@ final class CephBlockLocator {
           places.put(e.getKey(), place);
         }
       }
-      if (!hosts.contains(place.host)) {
-        hosts.add(place.host);
-        names.add(place.name);
-        topology.add(place.topology);
+      ordered.add(place);
+    }
+    Hosts hosts = new Hosts();
+    // YARN's names before every CRUSH host: a job client keeps only a split's first
+    // mapreduce.job.max.split.locations hosts, and those must be the ones a scheduler
+    // can match.
+    for (OsdPlace place : ordered) {
+      String rack = place.topology.substring(0, place.topology.lastIndexOf('/') + 1);
+      for (String yarnHost : nodes.yarnHosts(place.host)) {
+        hosts.add(yarnHost, yarnHost, rack + yarnHost);
       }
     }
-    return new BlockLocation(names.toArray(new String[0]), hosts.toArray(new String[0]),
-        topology.toArray(new String[0]), blockStart, blockEnd - blockStart);
+    for (OsdPlace place : ordered) {
+      hosts.add(place.host, place.name, place.topology);
+    }
+    return new BlockLocation(hosts.names.toArray(new String[0]), hosts.hosts.toArray(new String[0]),
+        hosts.topology.toArray(new String[0]), blockStart, blockEnd - blockStart);
+  }
+
+  /** A block's hosts, each once, with its name and topology path at the same index. */
+  private static final class Hosts {
+    final List<String> hosts = new ArrayList<>();
+    final List<String> names = new ArrayList<>();
+    final List<String> topology = new ArrayList<>();
+
+    void add(String host, String name, String path) {
+      if (!hosts.contains(host)) {
+        hosts.add(host);
+        names.add(name);
+        topology.add(path);
+      }
+    }
   }
 
   /**
-   * Where an OSD is: its CRUSH host, which is the node name YARN knows, and its address,
-   * the fallback host. libcephfs knows no address for an OSD that is down (ENOENT), as
+   * Where an OSD is: its CRUSH host, which Rook names after the Kubernetes node, and its
+   * address, the fallback host. libcephfs knows no address for an OSD that is down (ENOENT), as
    * during a restart or an upgrade; its CRUSH host stands for it then, and the place is
    * looked up again next time. Null when neither is known: the block's location is a
    * hint, and a job must not fail for the want of it.

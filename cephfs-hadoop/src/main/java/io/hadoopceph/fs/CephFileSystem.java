@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -101,7 +102,9 @@ public class CephFileSystem extends FileSystem implements IOStatisticsSource {
     mount = session.mount();
     pools = new CephPoolSelector(config.dataPools(), this::replicationOfPool);
     owners = CephOwners.forCurrentProcess(UserGroupInformation.getCurrentUser().getShortUserName());
-    locator = new CephBlockLocator(mount);
+    locator = new CephBlockLocator(mount, config.localityHostsFile() == null
+        ? () -> CephLocalityHosts.NONE
+        : new CephLocalityHostsFile(Paths.get(config.localityHostsFile())));
     checksums = CephChecksums.from(conf);
     workingDir = getHomeDirectory();
   }

@@ -34,6 +34,7 @@ public final class CephFsConfig {
   public static final String CLIENT_METADATA = "fs.ceph.client.metadata";
   public static final String SYNC_ON_CLOSE = "fs.ceph.sync.on.close";
   public static final String RSTATS_CONTENT_SUMMARY = "fs.ceph.content.summary.rstats";
+  public static final String LOCALITY_HOSTS_FILE = "fs.ceph.locality.hosts.file";
 
   public static final short DEFAULT_REPLICATION = 3;
   public static final long DEFAULT_BLOCK_SIZE = 128L * 1024 * 1024;
@@ -57,6 +58,7 @@ public final class CephFsConfig {
   private final Map<String, String> clientMetadata;
   private final boolean syncOnClose;
   private final boolean rstatsContentSummary;
+  private final String localityHostsFile;
 
   private CephFsConfig(URI uri, Configuration conf) {
     confFile = trimToNull(conf.get(CONF_FILE));
@@ -79,6 +81,7 @@ public final class CephFsConfig {
     clientMetadata = parseKeyValues(conf.get(CLIENT_METADATA), CLIENT_METADATA);
     syncOnClose = conf.getBoolean(SYNC_ON_CLOSE, true);
     rstatsContentSummary = conf.getBoolean(RSTATS_CONTENT_SUMMARY, false);
+    localityHostsFile = trimToNull(conf.get(LOCALITY_HOSTS_FILE));
   }
 
   public static CephFsConfig from(URI uri, Configuration conf) {
@@ -230,5 +233,10 @@ public final class CephFsConfig {
 
   public boolean rstatsContentSummary() {
     return rstatsContentSummary;
+  }
+
+  /** The file that maps OSD hosts to NodeManagers' YARN hosts; null maps none. */
+  public String localityHostsFile() {
+    return localityHostsFile;
   }
 }

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.ceph.crush.Bucket;
 import com.ceph.fs.CephFileExtent;
@@ -19,7 +20,8 @@ import org.junit.Test;
  * What block locations make of OSDs libcephfs has no address for: it answers ENOENT
  * (FileNotFoundException) for them, which was seen while Rook restarted its OSDs one by
  * one, and TeraSort's split computation failed on it. The mount below answers the
- * three calls the locator makes, as libcephfs did there; it is never mounted.
+ * three calls the locator makes, as libcephfs did there; it is never mounted. And how
+ * the NodeManagers' YARN hosts of an OSD's node join its CRUSH host.
  */
 public class CephBlockLocatorTest {
 
@@ -29,6 +31,7 @@ public class CephBlockLocatorTest {
   private static final class Maps extends CephMount {
     final Map<Integer, String> addresses = new HashMap<>();
     final Map<Integer, String> hosts = new HashMap<>();
+    final Map<Integer, String> racks = new HashMap<>();
 
     Maps() {
       super("admin");
@@ -56,7 +59,13 @@ public class CephBlockLocatorTest {
     @Override
     public Bucket[] get_osd_crush_location(int osd) {
       String host = hosts.get(osd);
-      return host == null ? new Bucket[0] : new Bucket[] {new Bucket("host", host), new Bucket("root", "default")};
+      if (host == null) {
+        return new Bucket[0];
+      }
+      String rack = racks.get(osd);
+      return rack == null
+          ? new Bucket[] {new Bucket("host", host), new Bucket("root", "default")}
+          : new Bucket[] {new Bucket("host", host), new Bucket("rack", rack), new Bucket("root", "default")};
     }
   }
 
@@ -72,7 +81,7 @@ public class CephBlockLocatorTest {
     maps.addresses.put(0, "10.0.0.1");
     maps.hosts.put(0, "node-a");
     maps.hosts.put(1, "node-b");
-    CephBlockLocator locator = new CephBlockLocator(maps);
+    CephBlockLocator locator = new CephBlockLocator(maps, () -> CephLocalityHosts.NONE);
 
     BlockLocation[] blocks = locator.locate(3, 8 * MIB, 0, 8 * MIB, 4 * MIB);
 
@@ -88,7 +97,7 @@ public class CephBlockLocatorTest {
   public void anOsdThatComesBackIsLookedUpAgain() throws Exception {
     Maps maps = new Maps();
     maps.hosts.put(0, "node-a");
-    CephBlockLocator locator = new CephBlockLocator(maps);
+    CephBlockLocator locator = new CephBlockLocator(maps, () -> CephLocalityHosts.NONE);
     assertThat(locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB)[0].getNames()).containsExactly("node-a");
 
     maps.addresses.put(0, "10.0.0.1");
@@ -97,10 +106,43 @@ public class CephBlockLocatorTest {
 
   @Test
   public void withoutAnyPlaceABlockHasNoHosts() throws Exception {
-    CephBlockLocator locator = new CephBlockLocator(new Maps());
+    CephBlockLocator locator = new CephBlockLocator(new Maps(), () -> CephLocalityHosts.NONE);
     BlockLocation[] blocks = locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB);
     assertThat(blocks).hasSize(1);
     assertThat(blocks[0].getHosts()).isEmpty();
     assertThat(blocks[0].getLength()).isEqualTo(4 * MIB);
+  }
+
+  @Test
+  public void theYarnHostsOfEachOsdsNodeComeFirstThenTheCrushHosts() throws Exception {
+    Maps maps = new Maps();
+    maps.addresses.put(0, "10.0.0.1");
+    maps.hosts.put(0, "node-a");
+    maps.racks.put(0, "rack-1");
+    maps.addresses.put(1, "10.0.0.2");
+    maps.hosts.put(1, "node-b");
+    maps.addresses.put(2, "10.0.0.3");
+    maps.hosts.put(2, "node-c");
+    CephLocalityHosts yarn = CephLocalityHosts.parse("node-a nm-1.nm nm-0.nm\nnode-c nm-0.nm nm-2.nm\n");
+    CephBlockLocator locator = new CephBlockLocator(maps, () -> yarn);
+
+    BlockLocation block = locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB)[0];
+
+    assertThat(block.getHosts()).containsExactly("nm-1.nm", "nm-0.nm", "nm-2.nm", "node-a", "node-b", "node-c");
+    assertThat(block.getNames()).containsExactly("nm-1.nm", "nm-0.nm", "nm-2.nm", "10.0.0.1", "10.0.0.2", "10.0.0.3");
+    assertThat(block.getTopologyPaths()).containsExactly("/rack-1/nm-1.nm", "/rack-1/nm-0.nm", "/default-rack/nm-2.nm",
+        "/rack-1/node-a", "/default-rack/node-b", "/default-rack/node-c");
+  }
+
+  @Test
+  public void eachCallReadsTheMappingAsItIsThen() throws Exception {
+    Maps maps = new Maps();
+    maps.hosts.put(0, "node-a");
+    AtomicReference<CephLocalityHosts> yarn = new AtomicReference<>(CephLocalityHosts.NONE);
+    CephBlockLocator locator = new CephBlockLocator(maps, yarn::get);
+    assertThat(locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB)[0].getHosts()).containsExactly("node-a");
+
+    yarn.set(CephLocalityHosts.parse("node-a nm-0.nm\n"));
+    assertThat(locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB)[0].getHosts()).containsExactly("nm-0.nm", "node-a");
   }
 }

@@ -31,6 +31,16 @@ public class CephFsConfigTest {
     assertThat(c.writeBufferSize()).isEqualTo(CephFsConfig.DEFAULT_WRITE_BUFFER_SIZE);
     assertThat(c.syncOnClose()).isTrue();
     assertThat(c.rstatsContentSummary()).isFalse();
+    assertThat(c.localityHostsFile()).isNull();
+  }
+
+  @Test
+  public void localityHostsFileIsTrimmedAndAnEmptyOneIsNone() {
+    Configuration conf = empty();
+    conf.set(CephFsConfig.LOCALITY_HOSTS_FILE, " /etc/hadoop-ceph/topology/hosts ");
+    assertThat(CephFsConfig.from(URI.create("ceph:///"), conf).localityHostsFile()).isEqualTo("/etc/hadoop-ceph/topology/hosts");
+    conf.set(CephFsConfig.LOCALITY_HOSTS_FILE, "");
+    assertThat(CephFsConfig.from(URI.create("ceph:///"), conf).localityHostsFile()).isNull();
   }
 
   @Test

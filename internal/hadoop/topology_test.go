@@ -1,0 +1,140 @@
+package hadoop
+
+import (
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/golden"
+)
+
+// TestTopologyConfigMap renders the map of a cluster whose NodeManagers run on the pod
+// network, two of them on one node, and one on a data interface, listed as status
+// might hold them: in no particular order.
+func TestTopologyConfigMap(t *testing.T) {
+	hc := loadCluster(t, "replicated")
+	hosts := []v1alpha1.NodeManagerHost{
+		{Pod: "analytics-nodemanager-2", UID: "c3", NodeName: "worker-b", YARNHost: "analytics-nodemanager-2.analytics-nodemanager.data.svc.cluster.local"},
+		{Pod: "analytics-nodemanager-1", UID: "b2", NodeName: "worker-a", YARNHost: "analytics-nodemanager-1.analytics-nodemanager.data.svc.cluster.local"},
+		{Pod: "analytics-nodemanager-0", UID: "a1", NodeName: "worker-a", YARNHost: "analytics-nodemanager-0.analytics-nodemanager.data.svc.cluster.local"},
+		{Pod: "analytics-nodemanager-3", UID: "d4", NodeName: "worker-c", YARNHost: "10.20.0.13"},
+	}
+	golden.Assert(t, "topology/configmap-analytics-topology.yaml", golden.YAML(t, TopologyConfigMap(hc, hosts)))
+}
+
+func TestTopologyHosts(t *testing.T) {
+	const header = "# Rendered by hadoop-ceph-operator"
+	for _, tc := range []struct {
+		name  string
+		hosts []v1alpha1.NodeManagerHost
+		lines []string
+	}{
+		{name: "no NodeManager", lines: nil},
+		{
+			name:  "one",
+			hosts: []v1alpha1.NodeManagerHost{{Pod: "nm-0", UID: "a", NodeName: "node-a", YARNHost: "nm-0.nm"}},
+			lines: []string{"node-a nm-0.nm"},
+		},
+		{
+			name: "nodes and hosts sorted",
+			hosts: []v1alpha1.NodeManagerHost{
+				{Pod: "nm-2", UID: "c", NodeName: "node-b", YARNHost: "nm-2.nm"},
+				{Pod: "nm-1", UID: "b", NodeName: "node-a", YARNHost: "nm-1.nm"},
+				{Pod: "nm-0", UID: "a", NodeName: "node-a", YARNHost: "nm-0.nm"},
+			},
+			lines: []string{"node-a nm-0.nm nm-1.nm", "node-b nm-2.nm"},
+		},
+		{
+			// A pod that is stopping and its replacement, on one node under one name.
+			name: "a host once per node",
+			hosts: []v1alpha1.NodeManagerHost{
+				{Pod: "nm-0", UID: "old", NodeName: "node-a", YARNHost: "10.0.0.7"},
+				{Pod: "nm-0", UID: "new", NodeName: "node-a", YARNHost: "10.0.0.7"},
+				{Pod: "nm-1", UID: "b", NodeName: "node-b", YARNHost: "10.0.0.7"},
+			},
+			lines: []string{"node-a 10.0.0.7", "node-b 10.0.0.7"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TopologyHosts(tc.hosts)
+			if !strings.HasPrefix(got, header) {
+				t.Errorf("no header:\n%s", got)
+			}
+			var lines []string
+			for _, l := range strings.Split(got, "\n") {
+				if l != "" && !strings.HasPrefix(l, "#") {
+					lines = append(lines, l)
+				}
+			}
+			if strings.Join(lines, "\n") != strings.Join(tc.lines, "\n") {
+				t.Errorf("lines %q, want %q", lines, tc.lines)
+			}
+			if !strings.HasSuffix(got, "\n") {
+				t.Errorf("the file does not end in a newline:\n%s", got)
+			}
+		})
+	}
+}
+
+// Every container that runs Hadoop's code, the stage clients' included, finds the file
+// core-site.xml names, in a directory mount that follows the ConfigMap's updates and
+// does not keep a pod from starting before the ConfigMap exists.
+func TestEveryHadoopContainerMountsTheTopology(t *testing.T) {
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{Cluster: loadCluster(t, tc.name), Storage: tc.storage, Defaults: tc.defaults}
+			objs := build(t, in)
+			if got := CoreSite(in)[KeyLocalityHostsFile]; got != TopologyDir+"/"+FileTopologyHosts {
+				t.Errorf("core-site.xml names %q as %s", got, KeyLocalityHostsFile)
+			}
+			templates := map[string]corev1.PodTemplateSpec{
+				"client": ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "/bin/true"}),
+			}
+			for _, sts := range []*appsv1.StatefulSet{objs.ResourceManager, objs.NodeManagers, objs.JobHistory} {
+				if sts != nil {
+					templates[sts.Name] = sts.Spec.Template
+				}
+			}
+			for name, pod := range templates {
+				var volume *corev1.Volume
+				for i, v := range pod.Spec.Volumes {
+					if v.Name == volumeTopology {
+						volume = &pod.Spec.Volumes[i]
+					}
+				}
+				if volume == nil || volume.ConfigMap == nil || volume.ConfigMap.Name != TopologyConfigMapName(in.Cluster) ||
+					volume.ConfigMap.Optional == nil || !*volume.ConfigMap.Optional {
+					t.Errorf("%s: volume %s is %+v, want the optional ConfigMap %s", name, volumeTopology, volume, TopologyConfigMapName(in.Cluster))
+				}
+				for _, c := range append(pod.Spec.InitContainers, pod.Spec.Containers...) {
+					found := false
+					for _, m := range c.VolumeMounts {
+						if m.Name == volumeTopology {
+							found = m.MountPath == TopologyDir && m.SubPath == "" && m.ReadOnly
+						}
+					}
+					if !found {
+						t.Errorf("%s: container %s does not mount %s read-only at %s", name, c.Name, volumeTopology, TopologyDir)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A user may turn the mapping off, to measure what it brings; the connector reads an
+// empty value as no file.
+func TestLocalityHostsFileCanBeTurnedOff(t *testing.T) {
+	in := replicatedInput(t)
+	in.Cluster.Spec.Config.CoreSite = map[string]string{KeyLocalityHostsFile: ""}
+	if errs := Validate(in); len(errs) > 0 {
+		t.Fatalf("Validate: %v", errs)
+	}
+	xml := ConfigurationXML(CoreSite(in))
+	if want := "<name>" + KeyLocalityHostsFile + "</name>\n    <value></value>"; !strings.Contains(xml, want) {
+		t.Errorf("core-site.xml lacks %q:\n%s", want, xml)
+	}
+}
