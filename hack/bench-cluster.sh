@@ -112,6 +112,22 @@ generation="$(k get hadoopcluster "$CLUSTER" -o jsonpath='{.metadata.generation}
 k wait --for=jsonpath='{.status.conditions[?(@.type=="Ready")].observedGeneration}'="$generation" \
   --timeout=5m hadoopcluster/"$CLUSTER" >/dev/null
 k wait --for=condition=Ready --timeout=10m hadoopcluster/"$CLUSTER" >/dev/null
+# A ResourceManager that has just (re)started with recovery on holds new containers back
+# for yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms (10 s) while
+# NodeManagers resync: the first run would measure that wait.
+for _ in $(seq 1 60); do
+  python3 - <<'PY' && break
+import json, sys, time, urllib.request
+rm = "http://127.0.0.1:8088/ws/v1/cluster"
+try:
+    info = json.load(urllib.request.urlopen(rm + "/info", timeout=5))["clusterInfo"]
+    nodes = (json.load(urllib.request.urlopen(rm + "/nodes?states=RUNNING", timeout=5))["nodes"] or {}).get("node", [])
+except OSError:
+    sys.exit(1)
+sys.exit(0 if nodes and time.time() * 1000 - info["startedOn"] > 20000 else 1)
+PY
+  sleep 5
+done
 
 # The one-minute load average falls below 1 within a minute or two of the cluster's
 # start on an otherwise idle machine; a build or a test beside the run keeps it higher.
