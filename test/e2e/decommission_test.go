@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -54,6 +55,7 @@ func decommissionSpecs() {
 			g.Expect(clusterNodes(g, hc)).To(HaveEach(HaveField("State", yarn.NodeRunning)))
 			g.Expect(clusterNodes(g, hc)).To(HaveLen(2))
 		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+		expectTopologyOfYARN(hc)
 		leavingPod := &corev1.Pod{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(hc) + "-1"}, leavingPod)).To(Succeed())
 		// A NodeManager on the pod network registers under its host name's canonical
@@ -115,7 +117,9 @@ func decommissionSpecs() {
 		}).WithTimeout(runTimeout).WithPolling(2 * time.Second).Should(Succeed())
 		GinkgoWriter.Printf("StatefulSet at 1 after %s\n", time.Since(start).Round(time.Second))
 
-		expectNoLostAttempts(waitForRun(name))
+		run := waitForRun(name)
+		expectNoLostAttempts(run)
+		expectDataLocalSort(run)
 	})
 
 	It("rolls a configuration change through the NodeManagers one at a time during a TeraSort, each decommissioned before its pod is replaced, and the ResourceManager last; the run succeeds with no failed or killed task attempt", func() {
@@ -237,4 +241,48 @@ func expectNoLostAttempts(run *v1alpha1.BenchmarkRun) {
 			Expect(s.Counters.KilledTaskAttempts).To(BeZero(), "stage %s", s.Stage)
 		}
 	}
+}
+
+// expectTopologyOfYARN checks that the operator learnt every NodeManager's YARN host as
+// YARN itself lists it, on the node its pod runs on, and wrote them to the topology
+// ConfigMap that the connector reads.
+func expectTopologyOfYARN(hc *v1alpha1.HadoopCluster) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		current := &v1alpha1.HadoopCluster{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), current)).To(Succeed())
+		var yarnHosts []string
+		for _, n := range clusterNodes(g, hc) {
+			yarnHosts = append(yarnHosts, strings.Split(n.ID, ":")[0])
+		}
+		recorded := current.Status.NodeManagerHosts
+		g.Expect(recorded).To(HaveLen(len(yarnHosts)))
+		cm := &corev1.ConfigMap{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: hadoop.TopologyConfigMapName(hc)}, cm)).To(Succeed())
+		for _, h := range recorded {
+			g.Expect(yarnHosts).To(ContainElement(h.YARNHost), "status.nodeManagerHosts names the host YARN knows %s by", h.Pod)
+			pod := &corev1.Pod{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: h.Pod}, pod)).To(Succeed())
+			g.Expect(h.NodeName).To(Equal(pod.Spec.NodeName))
+			g.Expect(cm.Data).To(HaveKeyWithValue("hosts", MatchRegexp(`(?m)^%s( \S+)* %s( |$)`, regexp.QuoteMeta(h.NodeName), regexp.QuoteMeta(h.YARNHost))))
+		}
+	}).WithTimeout(2 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+}
+
+// expectDataLocalSort checks that TeraSort's maps ran where their data is. Every
+// NodeManager of this one-node cluster runs on the node of the OSDs, so a map placed by
+// the block locations the connector reports is data-local; with the OSDs' node name
+// alone they would all be rack-local at best.
+func expectDataLocalSort(run *v1alpha1.BenchmarkRun) {
+	GinkgoHelper()
+	for _, s := range run.Status.Stages {
+		if s.Stage != v1alpha1.StageTeraSort {
+			continue
+		}
+		Expect(s.Counters).NotTo(BeNil())
+		GinkgoWriter.Printf("TeraSort: %d maps, %d data-local, %d rack-local\n", s.Counters.LaunchedMaps, s.Counters.DataLocalMaps, s.Counters.RackLocalMaps)
+		Expect(s.Counters.DataLocalMaps).To(BeNumerically(">", 0), "data-local maps of %d", s.Counters.LaunchedMaps)
+		return
+	}
+	Fail("the run has no TeraSort stage")
 }
