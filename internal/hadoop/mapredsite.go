@@ -48,6 +48,12 @@ func MapredSite(in Input) map[string]string {
 		// which the NodeManager counts against the container.
 		"mapreduce.job.heap.memory-mb.ratio": "0.7",
 
+		// An ApplicationMaster gets its containers on its allocate heartbeat, and a job
+		// client learns of its job's end on its next poll: both at the NodeManagers'
+		// heartbeat interval (yarnsite.go) instead of Hadoop's 1 s.
+		"yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms": strconv.Itoa(heartbeatIntervalMs),
+		"mapreduce.client.progressmonitor.pollinterval":         strconv.Itoa(heartbeatIntervalMs),
+
 		"yarn.app.mapreduce.am.staging-dir":          systemDir(hc) + "/staging",
 		"mapreduce.jobhistory.intermediate-done-dir": systemDir(hc) + "/history/done_intermediate",
 		"mapreduce.jobhistory.done-dir":              systemDir(hc) + "/history/done",

@@ -28,6 +28,15 @@ var OwnedYarnSiteKeys = []string{
 	"yarn.resourcemanager.nodes.exclude-path",
 }
 
+// heartbeatIntervalMs is how often NodeManagers heartbeat to the ResourceManager and
+// MapReduce ApplicationMasters ask it for containers, and how often job clients poll
+// their jobs (mapredsite.go).
+const heartbeatIntervalMs = 250
+
+// minFreeLocalDiskMiB is the free space below which a NodeManager's local or log
+// directory is unhealthy: room for a task's spills and a container's logs.
+const minFreeLocalDiskMiB = 1024
+
 // allocationIncrementMiB is yarn.scheduler.minimum-allocation-mb. Hadoop's 1024 would
 // round the MapReduce ApplicationMaster's 1536 MiB up to 2048 and waste a third of a
 // small NodeManager.
@@ -53,6 +62,13 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		"yarn.nodemanager.resource.memory-mb":  strconv.FormatInt(nm.MemoryMiB, 10),
 		"yarn.nodemanager.resource.cpu-vcores": strconv.FormatInt(nm.VCores, 10),
 		"yarn.scheduler.minimum-allocation-mb": strconv.Itoa(allocationIncrementMiB),
+		// Containers are handed out on NodeManager heartbeats, so every wait for one
+		// (a job's ApplicationMaster, then its maps, then its reduces) lasts up to an
+		// interval. A quarter second took 12 s off a 10,000,000-row TeraSort of 118 s
+		// (docs/hadoopcluster.md#performance-defaults); at 1,000 NodeManagers it loads
+		// the ResourceManager as Hadoop's 1 s does at 4,000. It is fixed rather than
+		// scaled with spec.nodeManagers.replicas, which would roll every pod on a scale.
+		"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms": strconv.Itoa(heartbeatIntervalMs),
 		// A request larger than any NodeManager fails at once instead of waiting forever.
 		"yarn.scheduler.maximum-allocation-mb":     strconv.FormatInt(nm.MemoryMiB, 10),
 		"yarn.scheduler.maximum-allocation-vcores": strconv.FormatInt(nm.VCores, 10),
@@ -69,6 +85,14 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// SIGKILL; Hadoop's 250 ms leaves MDS sessions behind that block other
 		// clients until they time out.
 		"yarn.nodemanager.sleep-delay-before-sigkill.ms": "5000",
+		// The local and log directories are emptyDirs on the node's disk, which
+		// everything on the node shares and whose pressure the kubelet handles by
+		// evicting pods. YARN's default takes a NodeManager out of service once that
+		// whole disk is 90% full, however many gigabytes are free, and jobs then wait
+		// in ACCEPTED for a cluster without resources; only a floor of free space is
+		// kept.
+		"yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage": "100",
+		"yarn.nodemanager.disk-health-checker.min-free-space-per-disk-mb":               strconv.Itoa(minFreeLocalDiskMiB),
 
 		// Container logs outlive the NodeManager pod on CephFS.
 		"yarn.log-aggregation-enable":         "true",
