@@ -129,13 +129,40 @@ PY
   sleep 5
 done
 
-# The one-minute load average falls below 1 within a minute or two of the cluster's
-# start on an otherwise idle machine; a build or a test beside the run keeps it higher.
-idle() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1.0 else 1)" "$(cut -d' ' -f1 /proc/loadavg)"; }
+# Other work on the machine, a build or a test, skews both paths by different amounts.
+# It shows as CPU used outside the node's pods and the Ceph daemons: Kubernetes's own
+# processes take about 0.2 of a core on an idle node.
+idle() {
+  # shellcheck disable=SC2046
+  python3 - $(ceph_cluster_pids) <<'PY'
+import os, sys, time
+tick = os.sysconf("SC_CLK_TCK")
+def sample():
+    cpu = open("/proc/stat").readline().split()[1:]
+    busy = sum(int(cpu[i]) for i in (0, 1, 2, 5, 6, 7)) / tick
+    pods = int(open("/sys/fs/cgroup/cpuacct/kubepods/cpuacct.usage").read()) / 1e9
+    ceph = 0
+    for p in sys.argv[1:]:
+        try:
+            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            ceph += (int(f[11]) + int(f[12])) / tick
+        except OSError:
+            pass
+    return busy - pods - ceph
+before = sample()
+time.sleep(10)
+other = (sample() - before) / 10
+print(f"{other:.2f}")
+sys.exit(0 if other < 0.5 else 1)
+PY
+}
 if [ "${BENCH_ALLOW_BUSY:-0}" != 1 ]; then
-  for _ in $(seq 1 24); do idle && break; sleep 5; done
-  if ! idle; then
-    log "load average $(cut -d' ' -f1 /proc/loadavg): something else runs on this machine; wait for it, or set BENCH_ALLOW_BUSY=1 to measure anyway"
+  quiet=0
+  for _ in $(seq 1 12); do
+    if other="$(idle)"; then quiet=1; break; fi
+  done
+  if [ "$quiet" = 0 ]; then
+    log "other work takes $other cores of this machine: wait for it, or set BENCH_ALLOW_BUSY=1 to measure anyway"
     exit 1
   fi
 fi
