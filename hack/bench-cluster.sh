@@ -22,7 +22,8 @@
 # again from the last run's records, measuring nothing), BENCH_CONFIG (a file of lines
 # `coreSite|yarnSite|mapredSite key=value` that go into the HadoopCluster's
 # spec.config, to try a setting; the report names them), BENCH_PATHS ("cluster local";
-# "cluster" alone to compare settings quickly, without a ratio).
+# "cluster" alone to compare settings quickly, without a ratio), BENCH_KEEP=1 (keep the
+# namespace and its cluster afterwards).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=cluster/env.sh
@@ -326,6 +327,13 @@ for rep in $(seq 1 "$REPS"); do
 done
 kill "$sampler" 2>/dev/null || true
 sampler=""
-k delete pod "$LOCAL_POD" --ignore-not-found --wait=false >/dev/null
+# The cluster holds the node's Hadoop ports and most of its memory, which `make e2e` and
+# `make demo` need; BENCH_KEEP=1 keeps it for another run.
+if [ "${BENCH_KEEP:-0}" = 1 ]; then
+  k delete pod "$LOCAL_POD" --ignore-not-found --wait=false >/dev/null
+else
+  log "deleting namespace $NAMESPACE"
+  "$KUBECTL" delete namespace "$NAMESPACE" --wait=false >/dev/null
+fi
 log "records in $WORK; writing $DOC"
 "$REPORT" "$WORK" "$DOC"
