@@ -852,8 +852,8 @@ type NodeManagerHost struct {
 	// OSDs there under Rook.
 	NodeName string `json:"nodeName"`
 	// YARNHost is the host of the NodeManager's YARN node ID: its pod's name on the
-	// pod network, the address of spec.network.dataInterface, or the node's host name
-	// on the host network.
+	// pod network, the canonical name of spec.network.dataInterface's address, or the
+	// node's host name on the host network.
 	YARNHost string `json:"yarnHost"`
 }
 
