@@ -47,6 +47,11 @@ public class MiniYarnIT {
     conf.setInt(YarnConfiguration.NM_PMEM_MB, 3072);
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    // The NodeManager's directories are on the machine's disk: YARN's 90% rule would take
+    // it out of service, and the job would wait forever, whenever that disk is 90% full
+    // however much is free. A floor of free space, as the operator's clusters have.
+    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 100.0f);
+    conf.setLong(YarnConfiguration.NM_MIN_PER_DISK_FREE_SPACE_MB, 1024);
 
     MiniMRYarnCluster cluster = new MiniMRYarnCluster("ceph-yarn", 1);
     try {
