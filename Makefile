@@ -88,8 +88,8 @@ envtest-env: envtest-assets ## Print the exports that let `go test` find envtest
 test: test-go test-hack test-connector ## Set up everything a fresh machine needs, then run every test.
 
 .PHONY: test-hack
-test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers).
-	cd hack && python3 -m unittest -v bench_cluster_report_test
+test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers and section writer).
+	cd hack && python3 -m unittest -v bench_cluster_report_test benchdoc_test
 
 .PHONY: test-go
 test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.

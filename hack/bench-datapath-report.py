@@ -8,6 +8,8 @@ Usage: bench-datapath-report.py <results.tsv> <doc.md>
 import os, re, statistics, sys, time
 from collections import defaultdict
 
+from benchdoc import replace_section
+
 results, doc = sys.argv[1:3]
 rows = [line.rstrip("\n").split("\t") for line in open(results) if line.strip()]
 meta = dict(zip(rows[0][1::2], rows[0][2::2]))
@@ -192,13 +194,5 @@ if raw:
     out.append("")
 
 section = "\n".join(out).rstrip() + "\n"
-text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
-m = re.search(r"^## Data path \(make bench-datapath\)\n.*?(?=^## |\Z)", text, flags=re.M | re.S)
-if m:
-    rest = text[m.end():]
-    text = text[:m.start()] + section + ("\n" + rest if rest else "")
-else:
-    text = text.rstrip() + "\n\n" + section
-with open(doc, "w") as f:
-    f.write(text)
+replace_section(doc, section)
 print(section)

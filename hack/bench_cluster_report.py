@@ -7,7 +7,9 @@ Hadoop job; see phases() for what each one spans.
 
 Usage: bench_cluster_report.py <work dir> <doc.md>
 """
-import glob, json, os, re, statistics, sys, time
+import json, os, statistics, sys
+
+from benchdoc import replace_section
 
 STAGES = ("teragen", "terasort", "teravalidate")
 PHASES = (
@@ -231,22 +233,10 @@ def render(work, stages):
     return "\n".join(out).rstrip() + "\n"
 
 
-def write(doc, section):
-    text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
-    m = re.search(r"^## Cluster path \(make bench-cluster\)\n.*?(?=^## |\Z)", text, flags=re.M | re.S)
-    if m:
-        rest = text[m.end():]
-        text = text[:m.start()] + section + ("\n" + rest if rest else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    with open(doc, "w") as f:
-        f.write(text)
-
-
 def main():
     work, doc = sys.argv[1:3]
     section = render(work, load(work))
-    write(doc, section)
+    replace_section(doc, section)
     print(section)
 
 
