@@ -122,6 +122,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	hc := &hadoopcluster.Reconciler{
 		Client:          mgr.GetClient(),
+		APIReader:       mgr.GetAPIReader(),
 		Scheme:          mgr.GetScheme(),
 		Recorder:        mgr.GetEventRecorder("hadoopcluster-controller"),
 		RookNamespace:   opts.RookNamespace,

@@ -273,7 +273,7 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 // HadoopCluster controller resolves it.
 func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
-	resolver := storage.Resolver{Client: r.Client, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
+	resolver := storage.Resolver{Client: r.Client, APIReader: r.APIReader, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
 	res, err := resolver.Resolve(ctx, hc)
 	if err != nil {
 		return benchmark.Input{}, fmt.Errorf("resolving the storage of HadoopCluster %s: %w", hc.Name, err)
