@@ -7,11 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
@@ -46,7 +43,7 @@ func (r *Reconciler) reconcileHDFS(ctx context.Context, p *pass) error {
 	}
 	if unmet != nil {
 		p.False(v1alpha1.ConditionFilesystemReady, unmet.Reason, unmet.Message)
-		return r.reportClientConfigMap(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
 	}
 	st.FilesystemName = cfg.DefaultFS
 	st.HDFS = &v1alpha1.HDFSStatus{DefaultFS: cfg.DefaultFS}
@@ -61,7 +58,7 @@ func (r *Reconciler) reconcileHDFS(ctx context.Context, p *pass) error {
 			message += ": " + strings.Join(failures, "; ")
 		}
 		p.False(v1alpha1.ConditionFilesystemReady, reason, message)
-		return r.reportClientConfigMap(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
 	}
 
 	cfg = cfg.WithNameNodeDefaults(active.Replication, active.BlockSize)
@@ -71,7 +68,7 @@ func (r *Reconciler) reconcileHDFS(ctx context.Context, p *pass) error {
 	}
 	if err != nil {
 		p.False(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonInvalidDiscoveryConfigMap, hdfsSpecField(sb)+": "+err.Error())
-		return r.reportClientConfigMap(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
+		return r.reportClientConfig(ctx, p, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
 	}
 	st.HDFS.Replication = replication
 	st.RawOverhead = rook.FormatOverhead(int64(replication), 1)
@@ -140,61 +137,21 @@ func (r *Reconciler) askNameNodes(ctx context.Context, addresses []string, st *v
 func (r *Reconciler) reconcileClientConfigMap(ctx context.Context, p *pass, cfg hdfs.ClientConfig) error {
 	sb := p.sb
 	desired := hdfs.ConfigMap(sb, cfg)
-	ref := "ConfigMap " + desired.Namespace + "/" + desired.Name
-	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
+	existing := &corev1.ConfigMap{}
+	written, err := r.writeRendered(ctx, sb, "ConfigMap", desired, existing, func() { existing.Data = desired.Data },
+		"the HDFS client configuration of "+cfg.DefaultFS)
+	if err != nil {
 		return p.Failed(v1alpha1.ConditionClientConfigReady, err)
 	}
-	hash := desired.Annotations[hdfs.HashAnnotation]
-	existing := &corev1.ConfigMap{}
-	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(desired), existing)
-	switch {
-	case apierrors.IsNotFound(err):
-		if err := r.Create(ctx, desired); err != nil {
-			return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("creating %s: %w", ref, err))
-		}
-		r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-			fmt.Sprintf("Rendered the HDFS client configuration of %s into %s (hash %s)", cfg.DefaultFS, ref, hash))
-	case err != nil:
-		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s: %w", ref, err))
-	case !metav1.IsControlledBy(existing, sb):
+	ref := "ConfigMap " + desired.Namespace + "/" + desired.Name
+	if !written {
 		p.False(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonClientConfigMapConflict,
 			ref+" exists and is not controlled by this StorageBackend; it is left untouched: delete or rename it")
 		return nil
-	default:
-		before := existing.DeepCopy()
-		existing.Data = desired.Data
-		existing.Labels = merged(existing.Labels, desired.Labels)
-		existing.Annotations = merged(existing.Annotations, desired.Annotations)
-		if !equality.Semantic.DeepEqual(before, existing) {
-			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
-				return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("updating %s: %w", ref, err))
-			}
-			r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-				fmt.Sprintf("Re-rendered the HDFS client configuration of %s in %s (hash %s, was %s)", cfg.DefaultFS, ref, hash, before.Annotations[hdfs.HashAnnotation]))
-		}
 	}
 	sb.Status.ClientConfigMap = desired.Name
-	sb.Status.ClientConfigHash = hash
+	sb.Status.ClientConfigHash = desired.Annotations[hdfs.HashAnnotation]
 	p.True(v1alpha1.ConditionClientConfigReady, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("%s holds core-site.xml and hdfs-site.xml for %s", ref, cfg.DefaultFS))
-	return nil
-}
-
-// reportClientConfigMap is the client config phase of a pass that cannot render: the
-// ConfigMap stays as it is, so HadoopClusters keep their configuration while HDFS is
-// away, and status reports it with what is missing.
-func (r *Reconciler) reportClientConfigMap(ctx context.Context, p *pass, missing lifecycle.Unmet) error {
-	key := client.ObjectKey{Namespace: p.sb.Namespace, Name: hdfs.ConfigMapName(p.sb.Name)}
-	cm := &metav1.PartialObjectMetadata{}
-	cm.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ConfigMap"))
-	err := r.Get(ctx, key, cm)
-	switch {
-	case err == nil && metav1.IsControlledBy(cm, p.sb):
-		p.sb.Status.ClientConfigMap = cm.Name
-		p.sb.Status.ClientConfigHash = cm.Annotations[hdfs.HashAnnotation]
-	case err != nil && !apierrors.IsNotFound(err):
-		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading ConfigMap %s: %w", key, err))
-	}
-	p.Lacks(v1alpha1.ConditionClientConfigReady, missing)
 	return nil
 }
