@@ -232,6 +232,10 @@ const (
 	ReasonBaselineNotSucceeded = "BaselineNotSucceeded"
 	// ReasonCompared: status.baseline holds the comparison.
 	ReasonCompared = "Compared"
+	// ReasonBaselineNotComparable: both runs succeeded, but they differ in parameters
+	// that change the work or the cluster that did it, so there are no ratios; the
+	// message and status.baseline.differences name each difference with both values.
+	ReasonBaselineNotComparable = "BaselineNotComparable"
 )
 
 // BenchmarkRun event reasons, besides the condition changes.

@@ -56,7 +56,7 @@ func runnerArgs(in Input, s Step) ([]string, error) {
 		if r := spec.TeraSort.Reduces; r != nil {
 			args = append(args, define("mapreduce.job.reduces", strconv.Itoa(int(*r))))
 		}
-		args = append(args, define("mapreduce.terasort.output.replication", outputReplication(in)))
+		args = append(args, define("mapreduce.terasort.output.replication", outputReplication(spec.TeraSort, in.Cluster.Cluster)))
 		return append(args, path.Join(rep, "teragen"), path.Join(rep, "terasort")), nil
 	case v1alpha1.StageTeraValidate:
 		report := path.Join(rep, "teravalidate")
@@ -113,11 +113,11 @@ func define(key, value string) string {
 
 // outputReplication is spec.teraSort.outputReplication, else the cluster's
 // dfs.replication, else Hadoop's default: what TeraGen's output was written with.
-func outputReplication(in Input) string {
-	if r := in.Run.Spec.TeraSort.OutputReplication; r != nil {
+func outputReplication(w *v1alpha1.TeraSortWorkload, hc *v1alpha1.HadoopCluster) string {
+	if r := w.OutputReplication; r != nil {
 		return strconv.Itoa(int(*r))
 	}
-	if r, ok := in.Cluster.Cluster.Spec.Config.CoreSite["dfs.replication"]; ok {
+	if r, ok := hc.Spec.Config.CoreSite["dfs.replication"]; ok {
 		return r
 	}
 	return strconv.Itoa(hadoopDefaultReplication)
