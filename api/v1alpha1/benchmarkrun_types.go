@@ -134,7 +134,8 @@ type TeraSortWorkload struct {
 	// OutputReplication is TeraSort's mapreduce.terasort.output.replication, set
 	// explicitly because TeraSort otherwise writes its output with replication 1
 	// whatever dfs.replication says. Unset takes dfs.replication from the cluster's
-	// spec.config.coreSite, else Hadoop's default of 3. On CephFS the data pool
+	// spec.config.coreSite, else an HDFS backend's replication, else Hadoop's default
+	// of 3. On CephFS the data pool
 	// decides how many copies exist; the value only selects among ceph.data.pools.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=10
@@ -688,7 +689,8 @@ type TeraSortSetup struct {
 	Reduces int32 `json:"reduces,omitempty"`
 
 	// OutputReplication of TeraSort: spec.teraSort.outputReplication, else the
-	// cluster's dfs.replication (spec.config.coreSite), else 3.
+	// cluster's dfs.replication (spec.config.coreSite), else an HDFS backend's
+	// replication, else 3.
 	// +optional
 	OutputReplication int32 `json:"outputReplication,omitempty"`
 }

@@ -35,10 +35,14 @@ func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1al
 		s.NodeManagers.VCores = int32(nr.VCores)
 	}
 	if w := spec.TeraSort; w != nil {
+		storageReplication := ""
+		if sb != nil && sb.Status.HDFS != nil && sb.Status.HDFS.Replication > 0 {
+			storageReplication = strconv.Itoa(int(sb.Status.HDFS.Replication))
+		}
 		s.TeraSort = &v1alpha1.TeraSortSetup{
 			Maps:              specOrConfig(w.Maps, hc.Spec.Config.MapredSite["mapreduce.job.maps"], hadoopDefaultMaps),
 			Reduces:           specOrConfig(w.Reduces, hc.Spec.Config.MapredSite["mapreduce.job.reduces"], hadoopDefaultReduces),
-			OutputReplication: hadoopInt(outputReplication(w, hc)),
+			OutputReplication: hadoopInt(outputReplication(w, hc, storageReplication)),
 		}
 	}
 	return s
