@@ -137,7 +137,7 @@ func TestNameNodeDefaultsFillOnlyWhatIsUnset(t *testing.T) {
 }
 
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"134217728": 134217728, "128m": 128 << 20, "1G": 1 << 30, " 64k ": 64 << 10} {
+	for in, want := range map[string]int64{"134217728": 134217728, "128m": 128 << 20, "1G": 1 << 30, "\t64k\n": 64 << 10} {
 		if got, err := ParseSize(in); err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
