@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -43,7 +44,15 @@ func newNameNodeWeb(state, replication string) *nameNodeWeb {
 			}
 			fmt.Fprintf(w, `{"beans":[{"name":"Hadoop:service=NameNode,name=NameNodeStatus","State":%q,"SecurityEnabled":false}]}`, nn.state)
 		case "/conf":
-			fmt.Fprintf(w, `{"properties":[{"key":"dfs.replication","value":%q,"isFinal":false,"resource":"hdfs-site.xml"},{"key":"dfs.blocksize","value":"256m","isFinal":false,"resource":"hdfs-default.xml"}]}`, nn.replication)
+			// One property in JSON, as ConfServlet answers ?name= with Accept: application/json.
+			values := map[string]string{"dfs.replication": nn.replication, "dfs.blocksize": "256m"}
+			name := r.URL.Query().Get("name")
+			value, ok := values[name]
+			if !ok || !strings.Contains(r.Header.Get("Accept"), "application/json") {
+				http.Error(w, "unexpected request", http.StatusBadRequest)
+				return
+			}
+			fmt.Fprintf(w, `{"property":{"key":%q,"value":%q,"isFinal":false,"resource":"hdfs-site.xml"}}`, name, value)
 		default:
 			http.NotFound(w, r)
 		}

@@ -154,17 +154,20 @@ func TestDecodeState(t *testing.T) {
 	if err != nil || state != "standby" {
 		t.Errorf("got %q, %v", state, err)
 	}
-	if _, err := DecodeState([]byte(`{"beans":[]}`)); err == nil || !strings.Contains(err.Error(), "NameNode's web port") {
+	if _, err := DecodeState([]byte(`{"beans":[]}`)); err == nil || !strings.Contains(err.Error(), "a NameNode that is starting has none yet") {
 		t.Errorf("an empty bean list: %v", err)
 	}
 }
 
-func TestDecodeConf(t *testing.T) {
-	r, b := DecodeConf([]byte(`{"properties":[{"key":"dfs.replication","value":"2"},{"key":"dfs.blocksize","value":"128m"},{"key":"fs.defaultFS","value":"hdfs://x"}]}`))
-	if r != 2 || b != 128<<20 {
-		t.Errorf("got %d, %d", r, b)
+func TestDecodeProperty(t *testing.T) {
+	v, ok := DecodeProperty([]byte(`{"property":{"key":"dfs.replication","value":" 2 ","isFinal":false,"resource":"hdfs-site.xml"}}`), "dfs.replication")
+	if !ok || v != "2" {
+		t.Errorf("got %q, %v", v, ok)
 	}
-	if r, b := DecodeConf([]byte(`<configuration/>`)); r != 0 || b != 0 {
-		t.Errorf("XML gave %d, %d", r, b)
+	if _, ok := DecodeProperty([]byte(`{"property":{"key":"dfs.blocksize","value":"128m"}}`), "dfs.replication"); ok {
+		t.Error("another key's value was taken")
+	}
+	if _, ok := DecodeProperty([]byte(`<configuration/>`), "dfs.replication"); ok {
+		t.Error("XML was taken for JSON")
 	}
 }

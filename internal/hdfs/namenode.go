@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -55,10 +56,26 @@ func (c *NameNodeClient) Ask(ctx context.Context, httpAddress string) (NameNode,
 		return NameNode{}, fmt.Errorf("NameNode %s: %w", httpAddress, err)
 	}
 	nn := NameNode{State: state}
-	if body, err := c.get(ctx, base+"/conf"); err == nil {
-		nn.Replication, nn.BlockSize = DecodeConf(body)
+	if v, ok := c.property(ctx, base, KeyReplication); ok {
+		if n, err := strconv.ParseInt(v, 10, 32); err == nil && n > 0 {
+			nn.Replication = int32(n)
+		}
+	}
+	if v, ok := c.property(ctx, base, KeyBlockSize); ok {
+		if n, err := ParseSize(v); err == nil {
+			nn.BlockSize = n
+		}
 	}
 	return nn, nil
+}
+
+// property asks /conf for one key: the whole configuration is a quarter of a megabyte.
+func (c *NameNodeClient) property(ctx context.Context, base, key string) (string, bool) {
+	body, err := c.get(ctx, base+"/conf?"+url.Values{"name": {key}}.Encode())
+	if err != nil {
+		return "", false
+	}
+	return DecodeProperty(body, key)
 }
 
 func (c *NameNodeClient) get(ctx context.Context, u string) ([]byte, error) {
@@ -84,7 +101,8 @@ func (c *NameNodeClient) get(ctx context.Context, u string) ([]byte, error) {
 	return body, nil
 }
 
-// DecodeState reads State from the answer of /jmx?qry=...NameNodeStatus.
+// DecodeState reads State from the answer of /jmx?qry=...NameNodeStatus. A NameNode
+// that has just started may answer before it registers the bean.
 func DecodeState(body []byte) (string, error) {
 	var jmx struct {
 		Beans []struct {
@@ -95,34 +113,22 @@ func DecodeState(body []byte) (string, error) {
 		return "", fmt.Errorf("its NameNodeStatus bean is not JSON: %w", err)
 	}
 	if len(jmx.Beans) == 0 || jmx.Beans[0].State == "" {
-		return "", fmt.Errorf("it serves no NameNodeStatus bean with a State: is it a NameNode's web port?")
+		return "", fmt.Errorf("it serves no NameNodeStatus bean with a State: a NameNode that is starting has none yet, another web server none at all")
 	}
 	return strings.ToLower(jmx.Beans[0].State), nil
 }
 
-// DecodeConf reads dfs.replication and dfs.blocksize from the JSON a Hadoop daemon's
-// /conf serves; values it lacks or cannot read are 0.
-func DecodeConf(body []byte) (replication int32, blockSize int64) {
+// DecodeProperty reads key's value from the JSON a Hadoop daemon's /conf?name=key
+// serves, {"property":{"key":...,"value":...}}, trimmed as Hadoop trims it.
+func DecodeProperty(body []byte, key string) (string, bool) {
 	var conf struct {
-		Properties []struct {
+		Property struct {
 			Key   string `json:"key"`
 			Value string `json:"value"`
-		} `json:"properties"`
+		} `json:"property"`
 	}
-	if json.Unmarshal(body, &conf) != nil {
-		return 0, 0
+	if json.Unmarshal(body, &conf) != nil || conf.Property.Key != key {
+		return "", false
 	}
-	for _, p := range conf.Properties {
-		switch p.Key {
-		case KeyReplication:
-			if n, err := strconv.ParseInt(strings.TrimSpace(p.Value), 10, 32); err == nil && n > 0 {
-				replication = int32(n)
-			}
-		case KeyBlockSize:
-			if n, err := ParseSize(p.Value); err == nil {
-				blockSize = n
-			}
-		}
-	}
-	return replication, blockSize
+	return strings.TrimSpace(conf.Property.Value), true
 }
