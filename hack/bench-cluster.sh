@@ -73,6 +73,11 @@ if [ -n "$others" ]; then
 fi
 
 log "the demo's HadoopCluster on an external StorageBackend in namespace $NAMESPACE"
+# The end of an earlier run deletes the namespace; applying to it while it terminates
+# would wait for a cluster that never comes.
+if [ "$("$KUBECTL" get namespace "$NAMESPACE" -o jsonpath='{.status.phase}' 2>/dev/null)" = Terminating ]; then
+  "$KUBECTL" wait --for=delete namespace/"$NAMESPACE" --timeout=5m >/dev/null
+fi
 "$KUBECTL" create namespace "$NAMESPACE" --dry-run=client -o yaml | "$KUBECTL" apply -f - >/dev/null
 "$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
 for secret in ceph-hadoop-key:"$CEPH_CLIENT_KEYRING" ceph-evictor-key:"$CEPH_EVICTOR_KEYRING"; do

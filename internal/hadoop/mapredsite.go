@@ -26,6 +26,14 @@ const KeyAMClientPortRange = "yarn.app.mapreduce.am.job.client.port-range"
 // admin options replaces them, so they are repeated.
 const mapredAdminJavaOpts = "-Djava.net.preferIPv4Stack=true -Dhadoop.metrics.log.level=WARN"
 
+// shortLivedJIT keeps task and ApplicationMaster JVMs to the C1 compiler. They live for
+// seconds to minutes, and a profile of TeraSort's JVMs (docs/benchmarks.md) found each
+// spending 6 to 12 s compiling, mostly in C2, which local mode pays once for all its
+// tasks: C1 alone took TeraSort at 10,000,000 rows from 94-100 s to 87-90 s and its
+// CPU by 9% (docs/hadoopcluster.md#performance-defaults). A job of long tasks gets C2
+// back with -XX:TieredStopAtLevel=4 in its java.opts, which come after these.
+const shortLivedJIT = "-XX:TieredStopAtLevel=1"
+
 // MapredSite is the content of mapred-site.xml, then the user's overrides.
 func MapredSite(in Input) map[string]string {
 	hc := in.Cluster
@@ -39,10 +47,10 @@ func MapredSite(in Input) map[string]string {
 		"mapreduce.map.env":               mapredHome,
 		"mapreduce.reduce.env":            mapredHome,
 		// The admin options precede a job's own java.opts, so a job that sets its
-		// heap keeps the JDK 17 options.
-		"yarn.app.mapreduce.am.admin-command-opts": jdk17Opens,
-		"mapreduce.admin.map.child.java.opts":      mapredAdminJavaOpts + " " + jdk17Opens,
-		"mapreduce.admin.reduce.child.java.opts":   mapredAdminJavaOpts + " " + jdk17Opens,
+		// heap keeps the JDK 17 options, and a job's own -XX flags win.
+		"yarn.app.mapreduce.am.admin-command-opts": jdk17Opens + " " + shortLivedJIT,
+		"mapreduce.admin.map.child.java.opts":      mapredAdminJavaOpts + " " + jdk17Opens + " " + shortLivedJIT,
+		"mapreduce.admin.reduce.child.java.opts":   mapredAdminJavaOpts + " " + jdk17Opens + " " + shortLivedJIT,
 		// A task's heap is this share of its container; the rest holds the JVM's own
 		// memory and libcephfs's caches (the object cacher alone may take 200 MiB),
 		// which the NodeManager counts against the container.
