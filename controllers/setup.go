@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hdfs"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// YARNNodes reads the ResourceManagers' node lists and asks the NodeManagers how
 	// they registered; nil means their REST APIs, at their Services and pod addresses.
 	YARNNodes hadoopcluster.YARNNodes
+	// NameNodes asks HDFS backends' NameNodes for their state; nil means their web
+	// servers, at the addresses the backends name.
+	NameNodes storagebackend.NameNodeAsker
 }
 
 // CacheOptions are the options of the manager's cache. Of the Jobs it holds only the
@@ -99,6 +103,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("looking up the optional APIs: %w", err)
 	}
+	nameNodes := opts.NameNodes
+	if nameNodes == nil {
+		nameNodes = hdfs.NewNameNodeClient()
+	}
 	sb := &storagebackend.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
@@ -107,12 +115,14 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
 		APIs:          apis,
+		NameNodes:     nameNodes,
 	}
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
 	}
 	hc := &hadoopcluster.Reconciler{
 		Client:          mgr.GetClient(),
+		APIReader:       mgr.GetAPIReader(),
 		Scheme:          mgr.GetScheme(),
 		Recorder:        mgr.GetEventRecorder("hadoopcluster-controller"),
 		RookNamespace:   opts.RookNamespace,

@@ -72,7 +72,8 @@ type BenchmarkRunSpec struct {
 
 	// BaselineRef names another BenchmarkRun in this namespace, of the same workload,
 	// whose results this run is compared with, stage by stage. The comparison waits
-	// until the baseline has succeeded.
+	// until the baseline has succeeded, and gives no ratios when the runs' parameters
+	// or NodeManagers differ (status.baseline.differences).
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="self.name.size() <= 46 && self.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="must be a BenchmarkRun name: a letter, then at most 45 of a-z, 0-9 and '-', not ending with '-'",fieldPath=".name"
 	BaselineRef *LocalObjectReference `json:"baselineRef,omitempty"`
@@ -115,14 +116,16 @@ type TeraSortWorkload struct {
 	Rows *int64 `json:"rows,omitempty"`
 
 	// Maps of TeraGen (mapreduce.job.maps), which is how many files it writes in
-	// parallel. Hadoop's default (2) when unset.
+	// parallel. Unset takes the cluster's spec.config.mapredSite, else Hadoop's
+	// default (2).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
 	Maps *int32 `json:"maps,omitempty"`
 
 	// Reduces of TeraSort (mapreduce.job.reduces), which is how many sorted files it
-	// writes. Hadoop's default (1) when unset.
+	// writes. Unset takes the cluster's spec.config.mapredSite, else Hadoop's default
+	// (1).
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
@@ -131,7 +134,8 @@ type TeraSortWorkload struct {
 	// OutputReplication is TeraSort's mapreduce.terasort.output.replication, set
 	// explicitly because TeraSort otherwise writes its output with replication 1
 	// whatever dfs.replication says. Unset takes dfs.replication from the cluster's
-	// spec.config.coreSite, else Hadoop's default of 3. On CephFS the data pool
+	// spec.config.coreSite, else an HDFS backend's replication, else Hadoop's default
+	// of 3. On CephFS the data pool
 	// decides how many copies exist; the value only selects among ceph.data.pools.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=10
@@ -292,6 +296,7 @@ const (
 
 // BenchmarkRunStatus reports progress and results. The operator rebuilds it from the
 // stage Jobs and their termination messages.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.setup) || (has(self.setup) && self.setup == oldSelf.setup)",message="is recorded once, when the first stage starts, and never changes",fieldPath=".setup"
 type BenchmarkRunStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
@@ -308,6 +313,13 @@ type BenchmarkRunStatus struct {
 	// StartTime is when the first stage started, after queueing.
 	// +optional
 	StartTime *metav1.Time `json:"startTime,omitempty"`
+
+	// Setup is what the run measured, recorded with startTime and never changed: the
+	// HadoopCluster and its StorageBackend can change or be deleted later, and a
+	// comparison with a baseline needs them as they were. Runs that started before the
+	// operator recorded it have none.
+	// +optional
+	Setup *BenchmarkSetup `json:"setup,omitempty"`
 
 	// CompletionTime is when the run succeeded or failed.
 	// +optional
@@ -604,9 +616,89 @@ type StageSummary struct {
 	Throughput string `json:"throughput,omitempty"`
 }
 
+// BenchmarkSetup is what a run measured: its cluster and storage, and the parameters
+// its cluster's configuration decided, as they were when its first stage started.
+type BenchmarkSetup struct {
+	// Cluster is the name of the HadoopCluster the run ran on.
+	// +kubebuilder:validation:MaxLength=253
+	Cluster string `json:"cluster"`
+
+	// Storage is the cluster's StorageBackend.
+	Storage StorageSetup `json:"storage"`
+
+	// NodeManagers are the cluster's NodeManagers as YARN saw them.
+	NodeManagers NodeManagersSetup `json:"nodeManagers"`
+
+	// Repetitions of the workload the run was to measure (spec.repetitions).
+	// +kubebuilder:validation:Minimum=1
+	Repetitions int32 `json:"repetitions"`
+
+	// TeraSort has the TeraSort parameters that the cluster's configuration decides
+	// when the spec leaves them unset; only for TeraSort runs.
+	// +optional
+	TeraSort *TeraSortSetup `json:"teraSort,omitempty"`
+}
+
+// StorageSetup is a StorageBackend as a run measured it.
+type StorageSetup struct {
+	// Backend is the name of the StorageBackend.
+	// +kubebuilder:validation:MaxLength=253
+	Backend string `json:"backend"`
+
+	// Mode is the StorageBackend's status.mode, such as Rook or External; empty when
+	// it reported none.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	Mode string `json:"mode,omitempty"`
+
+	// RawOverhead is the StorageBackend's status.rawOverhead: raw bytes stored per
+	// byte written, a replicated pool's size or an erasure-coded pool's (k+m)/k.
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	RawOverhead string `json:"rawOverhead,omitempty"`
+}
+
+// NodeManagersSetup is how many NodeManagers a cluster had and what each offered YARN.
+type NodeManagersSetup struct {
+	// Replicas is the number of NodeManagers that were ready.
+	// +kubebuilder:validation:Minimum=0
+	Replicas int32 `json:"replicas"`
+
+	// MemoryMiB is what each NodeManager offered YARN's containers
+	// (yarn.nodemanager.resource.memory-mb).
+	// +kubebuilder:validation:Minimum=0
+	MemoryMiB int64 `json:"memoryMiB"`
+
+	// VCores is what each NodeManager offered YARN's containers
+	// (yarn.nodemanager.resource.cpu-vcores).
+	// +kubebuilder:validation:Minimum=0
+	VCores int32 `json:"vcores"`
+}
+
+// TeraSortSetup has a TeraSort's maps, reduces and output replication as they ran:
+// the spec's values, else the cluster's configuration, else Hadoop's defaults.
+type TeraSortSetup struct {
+	// Maps of TeraGen: spec.teraSort.maps, else the cluster's mapreduce.job.maps
+	// (spec.config.mapredSite), else 2.
+	// +optional
+	Maps int32 `json:"maps,omitempty"`
+
+	// Reduces of TeraSort: spec.teraSort.reduces, else the cluster's
+	// mapreduce.job.reduces (spec.config.mapredSite), else 1.
+	// +optional
+	Reduces int32 `json:"reduces,omitempty"`
+
+	// OutputReplication of TeraSort: spec.teraSort.outputReplication, else the
+	// cluster's dfs.replication (spec.config.coreSite), else an HDFS backend's
+	// replication, else 3.
+	// +optional
+	OutputReplication int32 `json:"outputReplication,omitempty"`
+}
+
 // BaselineComparison is this run's summary over the baseline's. Ratios are text with
 // two decimals: throughput above 1.00 and duration below 1.00 mean this run was
-// faster.
+// faster. Runs whose parameters differ in what changes the work or the cluster that
+// did it have differences and no ratios.
 type BaselineComparison struct {
 	// Name of the baseline BenchmarkRun.
 	// +kubebuilder:validation:MaxLength=253
@@ -618,10 +710,49 @@ type BaselineComparison struct {
 	// +optional
 	Stages []StageRatio `json:"stages,omitempty"`
 
-	// Ratio is the headline throughput ratio, such as "1.19x", for kubectl get.
+	// Ratio is the headline throughput ratio, such as "1.19x", for kubectl get. Empty
+	// when the runs are not comparable.
 	// +kubebuilder:validation:MaxLength=16
 	// +optional
 	Ratio string `json:"ratio,omitempty"`
+
+	// Storage is this run's storage and BaselineStorage the baseline's, from their
+	// status.setup: what the comparison is between. Storage never makes runs
+	// incomparable; it is what a baseline is usually there to vary. Absent for a run
+	// without a setup.
+	// +optional
+	Storage *StorageSetup `json:"storage,omitempty"`
+	// +optional
+	BaselineStorage *StorageSetup `json:"baselineStorage,omitempty"`
+
+	// Differences are the parameters in which the runs differ so that a ratio would
+	// mean nothing; when there are any, there are no ratios.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	Differences []BaselineDifference `json:"differences,omitempty"`
+
+	// Unknown names the parameters that could not be compared because a run started
+	// before the operator recorded status.setup.
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=32
+	// +listType=atomic
+	// +optional
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// BaselineDifference is one parameter in which a run and its baseline differ.
+type BaselineDifference struct {
+	// Parameter is the spec field, such as rows, or NodeManagers for the cluster's
+	// NodeManagers.
+	// +kubebuilder:validation:MaxLength=32
+	Parameter string `json:"parameter"`
+	// Value is this run's, as it ran.
+	// +kubebuilder:validation:MaxLength=1024
+	Value string `json:"value"`
+	// BaselineValue is the baseline's.
+	// +kubebuilder:validation:MaxLength=1024
+	BaselineValue string `json:"baselineValue"`
 }
 
 // StageRatio compares one stage's medians.
@@ -651,6 +782,7 @@ type StageRatio struct {
 // +kubebuilder:printcolumn:name="Throughput",type=string,JSONPath=`.status.summary.throughput`
 // +kubebuilder:printcolumn:name="Vs Baseline",type=string,JSONPath=`.status.baseline.ratio`
 // +kubebuilder:printcolumn:name="Progress",type=string,JSONPath=`.status.progress.message`,priority=1
+// +kubebuilder:printcolumn:name="Comparison",type=string,JSONPath=`.status.conditions[?(@.type=="BaselineCompared")].reason`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(self.spec.baselineRef) || self.spec.baselineRef.name != self.metadata.name",message="must name another BenchmarkRun: a run cannot be its own baseline",fieldPath=".spec.baselineRef.name"
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.size() <= 46 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",message="name must start with a letter and be at most 46 characters of a-z, 0-9 and '-': stage Jobs are named <name>-<stage>-r<repetition> and must stay valid labels",fieldPath=".metadata"

@@ -247,4 +247,42 @@ var _ = Describe("BenchmarkRun admission", func() {
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(br), br)).To(Succeed())
 		Expect(br.Status).To(Equal(status))
 	})
+
+	It("keeps status.setup as first recorded, and stores the differences from a baseline", func(ctx SpecContext) {
+		br := &v1alpha1.BenchmarkRun{
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, GenerateName: "br-"},
+			Spec: v1alpha1.BenchmarkRunSpec{
+				ClusterRef: v1alpha1.LocalObjectReference{Name: "analytics"},
+				TeraSort:   &v1alpha1.TeraSortWorkload{Rows: ptr.To[int64](1000)},
+			},
+		}
+		Expect(k8sClient.Create(ctx, br)).To(Succeed())
+		ceph := v1alpha1.StorageSetup{Backend: "ceph", Mode: "External", RawOverhead: "3"}
+		br.Status = v1alpha1.BenchmarkRunStatus{
+			Setup: &v1alpha1.BenchmarkSetup{
+				Cluster: "analytics", Storage: ceph, Repetitions: 1,
+				NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6144, VCores: 4},
+				TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+			},
+			Baseline: &v1alpha1.BaselineComparison{
+				Name: "on-hdfs", Storage: &ceph, BaselineStorage: &v1alpha1.StorageSetup{Backend: "hdfs", Mode: "HDFS"},
+				Differences: []v1alpha1.BaselineDifference{{Parameter: "rows", Value: "1000", BaselineValue: "100"}},
+				Unknown:     []string{"reduces"},
+			},
+		}
+		status := br.Status
+		Expect(k8sClient.Status().Update(ctx, br)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(br), br)).To(Succeed())
+		Expect(br.Status).To(Equal(status))
+
+		changed := br.DeepCopy()
+		changed.Status.Setup.NodeManagers.Replicas = 1
+		Expect(k8sClient.Status().Update(ctx, changed)).To(beInvalidAt("status.setup", "is recorded once, when the first stage starts, and never changes"))
+		cleared := br.DeepCopy()
+		cleared.Status.Setup = nil
+		Expect(k8sClient.Status().Update(ctx, cleared)).To(beInvalidAt("status.setup", "never changes"))
+		sent := br.DeepCopy()
+		sent.Status.Phase = v1alpha1.BenchmarkPhaseRunning
+		Expect(k8sClient.Status().Update(ctx, sent)).To(Succeed())
+	})
 })

@@ -8,11 +8,12 @@ const (
 // StorageBackend condition types.
 const (
 	// ConditionFilesystemReady: the CephFilesystem (Rook) or the external file system
-	// description is usable.
+	// description is usable; for HDFS, an active NameNode answers.
 	ConditionFilesystemReady = "FilesystemReady"
 	// ConditionClientReady: the cephx client for Hadoop exists and its key is readable.
 	ConditionClientReady = "ClientReady"
-	// ConditionClientConfigReady: the rendered client config Secret is current.
+	// ConditionClientConfigReady: the rendered client config Secret (for HDFS, the
+	// client ConfigMap) is current.
 	ConditionClientConfigReady = "ClientConfigReady"
 	// ConditionEvictorReady: the client that evicts dead Hadoop pods' CephFS sessions
 	// is usable, and its config Secret current. Informational: Ready does not
@@ -72,6 +73,18 @@ const (
 	// ReasonReconcileError: an API call failed; the message has the error and the
 	// operator retries with backoff.
 	ReasonReconcileError = "ReconcileError"
+	// ReasonConfigMapNotFound: spec.hdfs.discoveryConfigMap names no ConfigMap.
+	ReasonConfigMapNotFound = "ConfigMapNotFound"
+	// ReasonInvalidDiscoveryConfigMap: the discovery ConfigMap lacks core-site.xml or
+	// fs.defaultFS, or names a nameservice without NameNodes.
+	ReasonInvalidDiscoveryConfigMap = "InvalidDiscoveryConfigMap"
+	// ReasonNameNodeUnreachable: no NameNode's web server answered.
+	ReasonNameNodeUnreachable = "NameNodeUnreachable"
+	// ReasonNoActiveNameNode: NameNodes answered, none of them active.
+	ReasonNoActiveNameNode = "NoActiveNameNode"
+	// ReasonClientConfigMapConflict: a ConfigMap with the client ConfigMap's name
+	// exists and is not controlled by the StorageBackend.
+	ReasonClientConfigMapConflict = "ClientConfigMapConflict"
 )
 
 // Event reasons for steps that are not condition changes. Condition changes are
@@ -219,6 +232,10 @@ const (
 	ReasonBaselineNotSucceeded = "BaselineNotSucceeded"
 	// ReasonCompared: status.baseline holds the comparison.
 	ReasonCompared = "Compared"
+	// ReasonBaselineNotComparable: both runs succeeded, but they differ in parameters
+	// that change the work or the cluster that did it, so there are no ratios; the
+	// message and status.baseline.differences name each difference with both values.
+	ReasonBaselineNotComparable = "BaselineNotComparable"
 )
 
 // BenchmarkRun event reasons, besides the condition changes.

@@ -5,11 +5,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// StorageBackendSpec says where Hadoop's data lives: a CephFS managed through Rook, or a
-// CephFS of an existing Ceph cluster.
+// StorageBackendSpec says where Hadoop's data lives: a CephFS managed through Rook, a
+// CephFS of an existing Ceph cluster, or, as the baseline to compare CephFS with, an
+// HDFS that already runs.
+// +kubebuilder:validation:XValidation:rule="has(self.cephFS) != has(self.hdfs)",message="exactly one of cephFS or hdfs must be set"
+// +kubebuilder:validation:XValidation:rule="has(self.hdfs) == has(oldSelf.hdfs)",message="the choice between cephFS and hdfs is immutable: create a new StorageBackend instead"
 type StorageBackendSpec struct {
 	// CephFS is the file system Hadoop uses instead of HDFS.
-	CephFS CephFSSpec `json:"cephFS"`
+	// omitzero: a Go client leaves it out of an HDFS backend, as the rule above needs.
+	// +optional
+	CephFS CephFSSpec `json:"cephFS,omitzero"`
+
+	// HDFS points at an HDFS that already runs, as a baseline to measure CephFS
+	// against: HadoopClusters on this backend use it as their default file system.
+	// The operator neither deploys nor changes it, and never deletes its data.
+	// +optional
+	HDFS *HDFSSpec `json:"hdfs,omitempty"`
 
 	// Paused stops reconciliation of this backend and its Rook objects; status keeps its
 	// last values and a Paused reason.
@@ -233,6 +244,49 @@ type ExternalCephFS struct {
 	RootPath string `json:"rootPath,omitempty"`
 }
 
+// HDFSSpec says how to reach an HDFS: by its NameNodes' addresses, or by a discovery
+// ConfigMap such as the one Stackable's HDFS operator publishes for each HdfsCluster.
+// +kubebuilder:validation:XValidation:rule="has(self.nameNodes) != has(self.discoveryConfigMap)",message="exactly one of nameNodes or discoveryConfigMap must be set"
+type HDFSSpec struct {
+	// NameNodes are the HDFS's NameNodes: one, or those of a highly available
+	// nameservice, which is then named after this StorageBackend.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	NameNodes []HDFSNameNode `json:"nameNodes,omitempty"`
+
+	// DiscoveryConfigMap names a ConfigMap in this namespace whose core-site.xml and
+	// hdfs-site.xml keys hold a client configuration: fs.defaultFS, and for a
+	// nameservice its NameNodes' RPC and HTTP addresses. Stackable's HDFS operator
+	// publishes one, named after the HdfsCluster. Changes to it reach the
+	// HadoopClusters on this backend.
+	// +optional
+	DiscoveryConfigMap *LocalObjectReference `json:"discoveryConfigMap,omitempty"`
+}
+
+// HDFSNameNode is one NameNode's host and ports.
+type HDFSNameNode struct {
+	// Host is the NameNode's DNS name or IP address.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?)([.][a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?)*$') || self.matches('^[0-9a-fA-F:.]+$')",message="must be a DNS name or an IP address, without a port or scheme"
+	Host string `json:"host"`
+	// RPCPort is the port clients reach the NameNode's RPC server on (fs.defaultFS).
+	// +kubebuilder:default=8020
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	// +optional
+	RPCPort int32 `json:"rpcPort,omitempty"`
+	// HTTPPort is the NameNode's web port, where the operator asks whether it is
+	// active and which replication it uses.
+	// +kubebuilder:default=9870
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	// +optional
+	HTTPPort int32 `json:"httpPort,omitempty"`
+}
+
 // CephxClientRef is a cephx id and the Secret key that holds its key.
 type CephxClientRef struct {
 	// ClientID is the cephx id without the client. prefix.
@@ -270,13 +324,14 @@ type ExternalDataPool struct {
 	ErasureCoded *ErasureCodedPool `json:"erasureCoded,omitempty"`
 }
 
-// StorageBackendMode says which of the spec's ways of reaching CephFS is in use.
-// +kubebuilder:validation:Enum=Rook;External
+// StorageBackendMode says which of the spec's ways of reaching storage is in use.
+// +kubebuilder:validation:Enum=Rook;External;HDFS
 type StorageBackendMode string
 
 const (
 	StorageBackendModeRook     StorageBackendMode = "Rook"
 	StorageBackendModeExternal StorageBackendMode = "External"
+	StorageBackendModeHDFS     StorageBackendMode = "HDFS"
 )
 
 // PoolKind says how a pool stores data.
@@ -350,9 +405,46 @@ type StorageBackendStatus struct {
 	// keyring, mounted by the eviction Jobs alone.
 	// +optional
 	EvictionSecret string `json:"evictionSecret,omitempty"`
+	// ClientConfigMap is, for an HDFS backend, the ConfigMap in this namespace with
+	// the client's core-site.xml and hdfs-site.xml, in the shape of a discovery
+	// ConfigMap; ClientConfigHash follows its content.
+	// +optional
+	ClientConfigMap string `json:"clientConfigMap,omitempty"`
+	// HDFS reports an HDFS backend.
+	// +optional
+	HDFS *HDFSStatus `json:"hdfs,omitempty"`
 }
 
-// StorageBackend gives Hadoop a CephFS to live on.
+// HDFSStatus is what the operator learned of an HDFS.
+type HDFSStatus struct {
+	// DefaultFS is the fs.defaultFS of the HadoopClusters on this backend.
+	// +optional
+	DefaultFS string `json:"defaultFS,omitempty"`
+	// NameNodes are the NameNodes' web addresses and the state each reported.
+	// +listType=atomic
+	// +optional
+	NameNodes []HDFSNameNodeStatus `json:"nameNodes,omitempty"`
+	// Replication is the number of copies HDFS keeps of each block the HadoopClusters
+	// write: dfs.replication of the client configuration, or else the active
+	// NameNode's.
+	// +optional
+	Replication int32 `json:"replication,omitempty"`
+	// BlockSize is dfs.blocksize as the clients use it, in bytes.
+	// +optional
+	BlockSize int64 `json:"blockSize,omitempty"`
+}
+
+// HDFSNameNodeStatus is one NameNode as last asked.
+type HDFSNameNodeStatus struct {
+	// HTTPAddress is host:port of its web server.
+	HTTPAddress string `json:"httpAddress"`
+	// State is what its NameNodeStatus bean said (active, standby, observer), or
+	// unreachable.
+	State string `json:"state"`
+}
+
+// StorageBackend gives Hadoop a file system to live on: CephFS, or an HDFS to compare
+// it with.
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=sb;sbs,categories=hadoopceph

@@ -20,7 +20,13 @@ const (
 	externalFields = `{monitors: ["10.0.0.1:6789"], filesystemName: cephfs, clientID: hadoop, keySecretRef: {name: ceph-hadoop}}`
 	rookBase       = `{cephFS: {rook: ` + rookFields + `}}`
 	externalBase   = `{cephFS: {external: ` + externalFields + `}}`
+	hdfsBase       = `{hdfs: {nameNodes: [{host: namenode-0.hdfs}]}}`
 )
+
+// hdfsSpec is the minimal HDFS spec with patch merged into spec.hdfs.
+func hdfsSpec(patch string) spec {
+	return spec{base: hdfsBase, patch: `{hdfs: ` + patch + `}`}
+}
 
 // rook is the minimal Rook spec with patch merged into spec.cephFS.rook.
 func rook(patch string) spec {
@@ -103,7 +109,25 @@ var _ = Describe("StorageBackend admission", func() {
 		Entry("external: data pool without name", external(`{dataPool: {replicated: {size: 3}}}`), "spec.cephFS.external.dataPool.name", "Required value"),
 		Entry("external: EC dataChunks < 2", external(`{dataPool: {name: data, erasureCoded: {dataChunks: 1, codingChunks: 1}}}`), "spec.cephFS.external.dataPool.erasureCoded.dataChunks", "greater than or equal to 2"),
 		Entry("external: replicated size > 10", external(`{dataPool: {name: data, replicated: {size: 11}}}`), "spec.cephFS.external.dataPool.replicated.size", "less than or equal to 10"),
+
+		Entry("both cephFS and hdfs", spec{base: rookBase, patch: hdfsBase}, "spec", "exactly one of cephFS or hdfs must be set"),
+		Entry("neither cephFS nor hdfs", spec{base: hdfsBase, patch: `{hdfs: null}`}, "spec", "exactly one of cephFS or hdfs must be set"),
+		Entry("hdfs: both nameNodes and discoveryConfigMap", hdfsSpec(`{discoveryConfigMap: {name: simple-hdfs}}`), "spec.hdfs", "exactly one of nameNodes or discoveryConfigMap must be set"),
+		Entry("hdfs: neither nameNodes nor discoveryConfigMap", hdfsSpec(`{nameNodes: null}`), "spec.hdfs", "exactly one of nameNodes or discoveryConfigMap must be set"),
+		Entry("hdfs: empty nameNodes", hdfsSpec(`{nameNodes: []}`), "spec.hdfs.nameNodes", "at least 1 items"),
+		Entry("hdfs: a NameNode host with a port", hdfsSpec(`{nameNodes: [{host: "namenode:8020"}]}`), "spec.hdfs.nameNodes[0].host", "must be a DNS name or an IP address, without a port or scheme"),
+		Entry("hdfs: a NameNode host as a URI", hdfsSpec(`{nameNodes: [{host: "hdfs://namenode"}]}`), "spec.hdfs.nameNodes[0].host", "must be a DNS name or an IP address, without a port or scheme"),
+		Entry("hdfs: rpcPort 0", hdfsSpec(`{nameNodes: [{host: namenode, rpcPort: 0}]}`), "spec.hdfs.nameNodes[0].rpcPort", "greater than or equal to 1"),
+		Entry("hdfs: httpPort above 65535", hdfsSpec(`{nameNodes: [{host: namenode, httpPort: 70000}]}`), "spec.hdfs.nameNodes[0].httpPort", "less than or equal to 65535"),
+		Entry("hdfs: a discovery ConfigMap with an uppercase name", hdfsSpec(`{nameNodes: null, discoveryConfigMap: {name: Simple}}`), "spec.hdfs.discoveryConfigMap.name", "lowercase RFC 1123 subdomain"),
 	)
+
+	It("defaults an HDFS NameNode's ports to Hadoop's", func(ctx SpecContext) {
+		sb := storageBackend(spec{base: hdfsBase})
+		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
+		nn, _, _ := unstructured.NestedSlice(sb.Object, "spec", "hdfs", "nameNodes")
+		Expect(nn).To(Equal([]any{map[string]any{"host": "namenode-0.hdfs", "rpcPort": int64(8020), "httpPort": int64(9870)}}))
+	})
 
 	DescribeTable("accepts a well-formed monitor address",
 		func(ctx SpecContext, addr string) {
@@ -161,6 +185,8 @@ var _ = Describe("StorageBackend admission", func() {
 		},
 		Entry("rook -> external", rook(`{}`), spec{patch: `{cephFS: {rook: null, external: ` + externalFields + `}}`}, "spec.cephFS", "the choice between rook and external is immutable"),
 		Entry("external -> rook", external(`{}`), spec{patch: `{cephFS: {external: null, rook: ` + rookFields + `}}`}, "spec.cephFS", "the choice between rook and external is immutable"),
+		Entry("cephFS -> hdfs", rook(`{}`), spec{patch: `{cephFS: null, hdfs: {nameNodes: [{host: namenode}]}}`}, "spec", "the choice between cephFS and hdfs is immutable"),
+		Entry("hdfs -> cephFS", spec{base: hdfsBase}, spec{patch: `{hdfs: null, cephFS: {rook: ` + rookFields + `}}`}, "spec", "the choice between cephFS and hdfs is immutable"),
 		Entry("rook filesystemName", rook(`{}`), rook(`{filesystemName: otherfs}`), "spec.cephFS.rook.filesystemName", "is immutable"),
 		Entry("external filesystemName", external(`{}`), external(`{filesystemName: otherfs}`), "spec.cephFS.external.filesystemName", "is immutable"),
 		Entry("replicated -> erasureCoded", rook(`{}`), rook(`{dataPool: {replicated: null, erasureCoded: {dataChunks: 4, codingChunks: 2}}}`), "spec.cephFS.rook.dataPool", "the pool kind (replicated or erasureCoded) is immutable"),

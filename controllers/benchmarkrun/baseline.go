@@ -13,8 +13,9 @@ import (
 )
 
 // compareBaseline compares a succeeded run's summary with its baseline's once the
-// baseline has succeeded too; until then BaselineCompared says what it waits for. A
-// comparison made stays when the baseline is deleted later.
+// baseline has succeeded too; until then BaselineCompared says what it waits for. Runs
+// whose parameters differ get their differences instead of ratios. A comparison made
+// stays when the baseline is deleted later.
 func (r *Reconciler) compareBaseline(ctx context.Context, p *runPass) error {
 	run := p.run
 	ref := run.Spec.BaselineRef
@@ -44,11 +45,11 @@ func (r *Reconciler) compareBaseline(ctx context.Context, p *runPass) error {
 		p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotSucceeded,
 			fmt.Sprintf("baseline BenchmarkRun %s has succeeded; the comparison is made once this run has", ref.Name))
 	default:
-		w := benchmark.Workload(&run.Spec)
-		run.Status.Baseline = benchmark.Compare(ref.Name, w, run.Status.Summary, baseline.Status.Summary)
-		message := fmt.Sprintf("compared with BenchmarkRun %s", ref.Name)
-		if ratio := run.Status.Baseline.Ratio; ratio != "" {
-			message += fmt.Sprintf(": %s throughput %s of the baseline's", benchmark.HeadlineStage(w), ratio)
+		comparison, c, message := benchmark.CompareRuns(run, baseline)
+		run.Status.Baseline = comparison
+		if !c.Comparable() {
+			p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionFalse, v1alpha1.ReasonBaselineNotComparable, message)
+			return nil
 		}
 		p.Set(v1alpha1.ConditionBaselineCompared, metav1.ConditionTrue, v1alpha1.ReasonCompared, message)
 	}

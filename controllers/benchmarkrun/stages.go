@@ -73,7 +73,9 @@ func (r *Reconciler) runStep(ctx context.Context, p *runPass, step benchmark.Ste
 
 	if run.Status.StartTime == nil {
 		// The pass that created the Job did not get to record the start.
-		run.Status.StartTime = job.CreationTimestamp.DeepCopy()
+		if err := r.recordStart(ctx, p, job.CreationTimestamp); err != nil {
+			return false, err
+		}
 	}
 	p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonRunning, run.Status.Progress.Message)
 	if !lifecycle.JobFinished(job) {
@@ -139,20 +141,25 @@ func (r *Reconciler) startStep(ctx context.Context, p *runPass, step benchmark.S
 		p.waitUntilDeadline(run.Status.StartTime.Time)
 		return nil
 	}
-	if run.Status.StartTime == nil {
-		run.Status.StartTime = &metav1.Time{Time: p.now}
+	start := p.now
+	if run.Status.StartTime != nil {
+		start = run.Status.StartTime.Time
 	}
-	left := run.Status.StartTime.Add(p.deadline()).Sub(p.now)
 	in, err := r.jobInput(ctx, p)
 	if err != nil {
 		return err
 	}
-	job, err := benchmark.Job(in, step, left)
+	job, err := benchmark.Job(in, step, start.Add(p.deadline()).Sub(p.now))
 	if err != nil {
 		return err
 	}
 	if err := controllerutil.SetControllerReference(run, job, r.Scheme); err != nil {
 		return err
+	}
+	if run.Status.StartTime == nil {
+		if err := r.recordStart(ctx, p, metav1.Time{Time: start}); err != nil {
+			return err
+		}
 	}
 	if err := r.Create(ctx, job); err != nil {
 		if apierrors.IsAlreadyExists(err) {
@@ -167,6 +174,27 @@ func (r *Reconciler) startStep(ctx context.Context, p *runPass, step benchmark.S
 	r.event(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageStarted, "Start",
 		fmt.Sprintf("%s, with Job %s", run.Status.Progress.Message, job.Name))
 	p.waitUntilDeadline(run.Status.StartTime.Time)
+	return nil
+}
+
+// recordStart records when the run started and, once and for good, what it measures:
+// status.setup, from the cluster and its StorageBackend as they are now. A cluster
+// that is not Ready at that moment, which only happens when the pass that created the
+// first Job did not get to record its start, leaves the setup unknown.
+func (r *Reconciler) recordStart(ctx context.Context, p *runPass, start metav1.Time) error {
+	run := p.run
+	if run.Status.Setup == nil && p.cluster != nil {
+		sb := &v1alpha1.StorageBackend{}
+		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: p.cluster.Spec.StorageBackendRef.Name}, sb)
+		if client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("reading StorageBackend %s: %w", p.cluster.Spec.StorageBackendRef.Name, err)
+		}
+		if err != nil {
+			sb = nil
+		}
+		run.Status.Setup = benchmark.Setup(&run.Spec, p.cluster, sb)
+	}
+	run.Status.StartTime = &start
 	return nil
 }
 
@@ -273,7 +301,7 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 // HadoopCluster controller resolves it.
 func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
-	resolver := storage.Resolver{Client: r.Client, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
+	resolver := storage.Resolver{Client: r.Client, APIReader: r.APIReader, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
 	res, err := resolver.Resolve(ctx, hc)
 	if err != nil {
 		return benchmark.Input{}, fmt.Errorf("resolving the storage of HadoopCluster %s: %w", hc.Name, err)

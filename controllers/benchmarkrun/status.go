@@ -112,8 +112,8 @@ func (p *runPass) progress(i int, plan []benchmark.Step) {
 	}
 }
 
-// runWarnings are Ready reasons that end a run, or keep it from starting, until a
-// user acts.
+// runWarnings are the reasons that need a user's action: Ready reasons that end a run,
+// or keep it from starting, and baselines that cannot be compared.
 var runWarnings = map[string]bool{
 	v1alpha1.ReasonHadoopClusterNotFound:    true,
 	v1alpha1.ReasonStageFailed:              true,
@@ -123,6 +123,7 @@ var runWarnings = map[string]bool{
 	v1alpha1.ReasonResultUnreadable:         true,
 	v1alpha1.ReasonBaselineNotFound:         true,
 	v1alpha1.ReasonBaselineWorkloadMismatch: true,
+	v1alpha1.ReasonBaselineNotComparable:    true,
 	v1alpha1.ReasonReconcileError:           true,
 }
 

@@ -20,8 +20,11 @@ import (
 // reports how far the pods are.
 type Reconciler struct {
 	client.Client
-	Scheme   *runtime.Scheme
-	Recorder events.EventRecorder
+	// APIReader reads an HDFS backend's client ConfigMap: ConfigMaps are cached as
+	// metadata only.
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
+	Recorder  events.EventRecorder
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
 	// HadoopImage is the image of clusters that name none; without it such clusters

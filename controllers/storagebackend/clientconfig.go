@@ -15,6 +15,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/cephconf"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hdfs"
 )
 
 // reconcileClientConfig writes the client config Secret rendered from cfg when its
@@ -43,14 +44,24 @@ func (r *Reconciler) reconcileClientConfig(ctx context.Context, p *pass, cfg cep
 // existing one to its content. It reports false, and leaves the Secret alone, when a
 // Secret of that name exists that sb does not control.
 func (r *Reconciler) writeConfigSecret(ctx context.Context, sb *v1alpha1.StorageBackend, desired *corev1.Secret, clientID string) (bool, error) {
+	existing := &corev1.Secret{}
+	return r.writeRendered(ctx, sb, "Secret", desired, existing, func() { existing.Data = desired.Data },
+		"ceph.conf and keyring for client."+clientID)
+}
+
+// writeRendered creates desired, an object sb renders (a client config Secret or
+// ConfigMap), or brings existing, read into by name, to its content with take. It
+// reports false, and leaves the object alone, when one of that name exists that sb
+// does not control. what names the content in the events.
+func (r *Reconciler) writeRendered(ctx context.Context, sb *v1alpha1.StorageBackend, kind string, desired, existing client.Object, take func(), what string) (bool, error) {
 	if err := controllerutil.SetControllerReference(sb, desired, r.Scheme); err != nil {
 		return false, err
 	}
-	hash := desired.Annotations[cephconf.HashAnnotation]
-	ref := "Secret " + desired.Namespace + "/" + desired.Name
+	hash := desired.GetAnnotations()[cephconf.HashAnnotation]
+	ref := kind + " " + desired.GetNamespace() + "/" + desired.GetName()
 
-	// The cache holds Secrets as metadata only; the content comes from the API server.
-	existing := &corev1.Secret{}
+	// The cache holds Secrets and ConfigMaps as metadata only; the content comes from
+	// the API server.
 	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(desired), existing)
 	switch {
 	case apierrors.IsNotFound(err):
@@ -58,42 +69,48 @@ func (r *Reconciler) writeConfigSecret(ctx context.Context, sb *v1alpha1.Storage
 			return false, fmt.Errorf("creating %s: %w", ref, err)
 		}
 		r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-			fmt.Sprintf("Rendered ceph.conf and keyring for client.%s into %s (hash %s)", clientID, ref, hash))
+			fmt.Sprintf("Rendered %s into %s (hash %s)", what, ref, hash))
 	case err != nil:
 		return false, fmt.Errorf("reading %s: %w", ref, err)
 	case !metav1.IsControlledBy(existing, sb):
 		return false, nil
 	default:
-		before := existing.DeepCopy()
-		oldHash := existing.Annotations[cephconf.HashAnnotation]
-		existing.Data = desired.Data
-		existing.Labels = merged(existing.Labels, desired.Labels)
-		existing.Annotations = merged(existing.Annotations, desired.Annotations)
+		before := existing.DeepCopyObject().(client.Object)
+		oldHash := existing.GetAnnotations()[cephconf.HashAnnotation]
+		take()
+		existing.SetLabels(merged(existing.GetLabels(), desired.GetLabels()))
+		existing.SetAnnotations(merged(existing.GetAnnotations(), desired.GetAnnotations()))
 		if !equality.Semantic.DeepEqual(before, existing) {
 			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
 				return false, fmt.Errorf("updating %s: %w", ref, err)
 			}
 			r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
-				fmt.Sprintf("Re-rendered ceph.conf and keyring for client.%s in %s (hash %s, was %s)", clientID, ref, hash, oldHash))
+				fmt.Sprintf("Re-rendered %s in %s (hash %s, was %s)", what, ref, hash, oldHash))
 		}
 	}
 	return true, nil
 }
 
 // reportClientConfig is the client config phase of a pass that lacks an input: it
-// leaves the Secret as it is (consumers keep working with the last config) and reports
-// that Secret, if it exists, together with what is missing.
+// leaves the client config (the Secret, or an HDFS backend's ConfigMap) as it is, so
+// consumers keep working with the last one, and reports it, if it exists, together
+// with what is missing.
 func (r *Reconciler) reportClientConfig(ctx context.Context, p *pass, missing lifecycle.Unmet) error {
-	key := client.ObjectKey{Namespace: p.sb.Namespace, Name: cephconf.SecretName(p.sb.Name)}
-	secret := &metav1.PartialObjectMetadata{}
-	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-	err := r.Get(ctx, key, secret)
+	st := &p.sb.Status
+	kind, name, field := "Secret", cephconf.SecretName(p.sb.Name), &st.ClientConfigSecret
+	if p.sb.Spec.HDFS != nil {
+		kind, name, field = "ConfigMap", hdfs.ConfigMapName(p.sb.Name), &st.ClientConfigMap
+	}
+	key := client.ObjectKey{Namespace: p.sb.Namespace, Name: name}
+	obj := &metav1.PartialObjectMetadata{}
+	obj.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+	err := r.Get(ctx, key, obj)
 	switch {
-	case err == nil && metav1.IsControlledBy(secret, p.sb):
-		p.sb.Status.ClientConfigSecret = secret.Name
-		p.sb.Status.ClientConfigHash = secret.Annotations[cephconf.HashAnnotation]
+	case err == nil && metav1.IsControlledBy(obj, p.sb):
+		*field = obj.Name
+		st.ClientConfigHash = obj.Annotations[cephconf.HashAnnotation]
 	case err != nil && !apierrors.IsNotFound(err):
-		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading Secret %s: %w", key, err))
+		return p.Failed(v1alpha1.ConditionClientConfigReady, fmt.Errorf("reading %s %s: %w", kind, key, err))
 	}
 	p.Lacks(v1alpha1.ConditionClientConfigReady, missing)
 	return nil

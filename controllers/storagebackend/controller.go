@@ -29,7 +29,8 @@ const StorageBackendFinalizer = "hadoopceph.io/storagebackend"
 
 // Reconciler gives Hadoop a CephFS: it applies the Rook objects of a
 // Rook-mode StorageBackend, waits for Rook to make them ready, and renders the client
-// config Secret that HadoopClusters mount.
+// config Secret that HadoopClusters mount. For an HDFS backend it renders the client
+// ConfigMap and asks the NameNodes whether one is active.
 type Reconciler struct {
 	client.Client
 	// APIReader reads Secrets and ConfigMaps, whose contents the cache does not hold:
@@ -44,6 +45,8 @@ type Reconciler struct {
 	HadoopImage string
 	// APIs are the optional APIs served when the operator started.
 	APIs lifecycle.APIs
+	// NameNodes asks an HDFS backend's NameNodes for their state.
+	NameNodes NameNodeAsker
 }
 
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends,verbs=get;list;watch;update;patch
@@ -53,7 +56,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephfilesystems;cephfilesystemsubvolumegroups;cephclients,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch
-// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;patch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
@@ -82,10 +85,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		o, err := r.writeStatus(ctx, p, retErr)
 		retErr = errors.Join(retErr, err)
 		result = lifecycle.Requeue(o, retErr)
+		if result.IsZero() && retErr == nil && !p.deleting {
+			result.RequeueAfter = p.requeueAfter
+		}
 	}()
 
 	if !sb.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.reconcileDelete(ctx, p)
+	}
+	if sb.Spec.HDFS != nil {
+		return ctrl.Result{}, r.reconcileHDFS(ctx, p)
 	}
 	if sb.Spec.CephFS.Rook != nil {
 		return ctrl.Result{}, r.reconcileRook(ctx, p)
@@ -141,9 +150,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Named("storagebackend").
 		For(&v1alpha1.StorageBackend{}).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata).
+		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
 		Owns(&batchv1.Job{}).
 		WatchesMetadata(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(r.byNamespaceName), builder.WithPredicates(createOrDelete)).
 		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byRookNamespace), builder.WithPredicates(monEndpoints)).
+		WatchesMetadata(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.byDiscoveryConfigMap)).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).
 		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef))
 	if r.APIs.Rook {

@@ -2,6 +2,7 @@ package storagebackend
 
 import (
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +24,9 @@ type pass struct {
 	deleting bool
 	// finalized is set once the finalizer is gone and the object with it.
 	finalized bool
+	// requeueAfter asks for another pass when nothing watched would start one, as
+	// for an HDFS, whose NameNodes are asked rather than watched.
+	requeueAfter time.Duration
 }
 
 // newPass starts a pass. Everything in the status is rebuilt from what exists, except
@@ -42,6 +46,13 @@ func newPass(sb *v1alpha1.StorageBackend) *pass {
 // fix them.
 func summarize(p *pass) {
 	evictorLacksConfig(p)
+	if p.sb.Spec.HDFS != nil {
+		p.Summarize([]string{v1alpha1.ConditionFilesystemReady, v1alpha1.ConditionClientConfigReady}, func() string {
+			st := &p.sb.Status
+			return fmt.Sprintf("HDFS %s is ready for Hadoop, with %d replicas per block; client configuration in ConfigMap %s", st.FilesystemName, st.HDFS.Replication, st.ClientConfigMap)
+		})
+		return
+	}
 	owned := []string{v1alpha1.ConditionFilesystemReady, v1alpha1.ConditionClientReady, v1alpha1.ConditionClientConfigReady}
 	p.Summarize(owned, func() string {
 		st := &p.sb.Status
@@ -64,6 +75,11 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonInvalidKey:                   true,
 	v1alpha1.ReasonInUse:                        true,
 	v1alpha1.ReasonReconcileError:               true,
+	v1alpha1.ReasonConfigMapNotFound:            true,
+	v1alpha1.ReasonInvalidDiscoveryConfigMap:    true,
+	v1alpha1.ReasonNameNodeUnreachable:          true,
+	v1alpha1.ReasonNoActiveNameNode:             true,
+	v1alpha1.ReasonClientConfigMapConflict:      true,
 }
 
 // transitions turn condition changes into events, so that each wait, conflict or block

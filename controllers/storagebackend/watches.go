@@ -67,3 +67,10 @@ func (r *Reconciler) byHadoopCluster(_ context.Context, obj client.Object) []rec
 	hc := obj.(*v1alpha1.HadoopCluster)
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: hc.Namespace, Name: hc.Spec.StorageBackendRef.Name}}}
 }
+
+// byDiscoveryConfigMap maps a ConfigMap to the HDFS backends that read it as their
+// discovery ConfigMap; the client ConfigMaps the operator writes are mapped by their
+// owner reference instead.
+func (r *Reconciler) byDiscoveryConfigMap(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.backendsBy(ctx, indexes.DiscoveryConfigMap, obj.GetName(), client.InNamespace(obj.GetNamespace()))
+}

@@ -187,7 +187,7 @@ if [[ "${1:-}" == --inside ]]; then
 	for p in "${contract_paths[@]}"; do
 		check "executable ${p}" in_image test -x "${p}"
 	done
-	for f in core-site.xml yarn-site.xml mapred-site.xml hadoop-env.sh log4j.properties capacity-scheduler.xml; do
+	for f in core-site.xml yarn-site.xml mapred-site.xml hdfs-site.xml hadoop-env.sh log4j.properties capacity-scheduler.xml; do
 		check "file /opt/hadoop/etc/hadoop/${f}" test -f "${R}/opt/hadoop/etc/hadoop/${f}"
 	done
 	check "run-benchmark is internal/benchmark/runner/run-benchmark" \

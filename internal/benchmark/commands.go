@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // hadoopDefaultReplication is Hadoop's dfs.replication default, TeraSort's output
@@ -56,7 +57,7 @@ func runnerArgs(in Input, s Step) ([]string, error) {
 		if r := spec.TeraSort.Reduces; r != nil {
 			args = append(args, define("mapreduce.job.reduces", strconv.Itoa(int(*r))))
 		}
-		args = append(args, define("mapreduce.terasort.output.replication", outputReplication(in)))
+		args = append(args, define("mapreduce.terasort.output.replication", outputReplication(spec.TeraSort, in.Cluster.Cluster, hdfsReplication(in.Cluster.Storage))))
 		return append(args, path.Join(rep, "teragen"), path.Join(rep, "terasort")), nil
 	case v1alpha1.StageTeraValidate:
 		report := path.Join(rep, "teravalidate")
@@ -112,15 +113,29 @@ func define(key, value string) string {
 }
 
 // outputReplication is spec.teraSort.outputReplication, else the cluster's
-// dfs.replication, else Hadoop's default: what TeraGen's output was written with.
-func outputReplication(in Input) string {
-	if r := in.Run.Spec.TeraSort.OutputReplication; r != nil {
+// dfs.replication, else the storage's (an HDFS backend's hdfs-site.xml, which the
+// cluster's clients write with; empty for CephFS), else Hadoop's default: what
+// TeraGen's output was written with.
+func outputReplication(w *v1alpha1.TeraSortWorkload, hc *v1alpha1.HadoopCluster, storage string) string {
+	if r := w.OutputReplication; r != nil {
 		return strconv.Itoa(int(*r))
 	}
-	if r, ok := in.Cluster.Cluster.Spec.Config.CoreSite["dfs.replication"]; ok {
+	if r, ok := hc.Spec.Config.CoreSite["dfs.replication"]; ok {
 		return r
 	}
+	if storage != "" {
+		return storage
+	}
 	return strconv.Itoa(hadoopDefaultReplication)
+}
+
+// hdfsReplication is the dfs.replication of an HDFS backend's client configuration;
+// empty for CephFS, whose pool decides.
+func hdfsReplication(st hadoop.Storage) string {
+	if st.HDFS == nil {
+		return ""
+	}
+	return st.HDFS.Site["dfs.replication"]
 }
 
 // dfsioSize is TestDFSIO's -size for a file of bytes: whole MiB where it can, as

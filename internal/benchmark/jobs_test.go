@@ -121,18 +121,22 @@ func TestJobRefusesWhatItCannotBuild(t *testing.T) {
 
 func TestOutputReplication(t *testing.T) {
 	in := jobInput(t, "terasort", jobCases[0].storage)
-	if got := outputReplication(in); got != "2" {
+	if got := outputReplication(in.Run.Spec.TeraSort, in.Cluster.Cluster, ""); got != "2" {
 		t.Errorf("from the cluster's dfs.replication: %s, want 2", got)
 	}
 	three := int32(3)
 	in.Run.Spec.TeraSort.OutputReplication = &three
-	if got := outputReplication(in); got != "3" {
+	if got := outputReplication(in.Run.Spec.TeraSort, in.Cluster.Cluster, ""); got != "3" {
 		t.Errorf("from the run: %s, want 3", got)
 	}
 	in.Run.Spec.TeraSort.OutputReplication = nil
 	in.Cluster.Cluster.Spec.Config.CoreSite = nil
-	if got := outputReplication(in); got != "3" {
+	if got := outputReplication(in.Run.Spec.TeraSort, in.Cluster.Cluster, ""); got != "3" {
 		t.Errorf("Hadoop's default: %s, want 3", got)
+	}
+	in.Cluster.Storage = hadoop.Storage{HDFS: &hadoop.HDFSStorage{DefaultFS: "hdfs://hdfs", Site: map[string]string{"dfs.replication": "2"}}}
+	if got := outputReplication(in.Run.Spec.TeraSort, in.Cluster.Cluster, hdfsReplication(in.Cluster.Storage)); got != "2" {
+		t.Errorf("on HDFS, from the backend's hdfs-site.xml: %s, want 2", got)
 	}
 }
 

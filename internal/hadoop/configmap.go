@@ -12,6 +12,9 @@ const (
 	FileYarnSite   = "yarn-site.xml"
 	FileMapredSite = "mapred-site.xml"
 	FileHadoopEnv  = "hadoop-env.sh"
+	// FileHDFSSite is the client configuration of an HDFS backend, as the backend's
+	// client ConfigMap has it; a cluster on CephFS has none.
+	FileHDFSSite = "hdfs-site.xml"
 	// FileCapacityScheduler holds the CapacityScheduler's queues and their access
 	// control lists. It is not among the files whose change rolls the pods: the
 	// ResourceManager's pod mounts it as a directory, which follows ConfigMap
@@ -24,7 +27,12 @@ const (
 )
 
 // configFiles are mounted over the image's files and roll the pods when they change.
-var configFiles = []string{FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
+func configFiles(st Storage) []string {
+	if st.cephFS() {
+		return []string{FileCoreSite, FileHadoopEnv, FileMapredSite, FileYarnSite}
+	}
+	return []string{FileCoreSite, FileHadoopEnv, FileHDFSSite, FileMapredSite, FileYarnSite}
+}
 
 // ConfigMap holds the rendered configuration files of a cluster whose NodeManagers
 // offer nm. It carries no secret: the keyring stays in the client config Secret.
@@ -35,6 +43,9 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
 		FileHadoopEnv:  HadoopEnv(in),
+	}
+	if !in.Storage.cephFS() {
+		data[FileHDFSSite] = ConfigurationXMLFrom("Rendered by hadoop-ceph-operator from the client configuration of the HadoopCluster's HDFS StorageBackend: changes to this file are overwritten.", in.Storage.HDFS.Site)
 	}
 	hash := ConfigHash(data)
 	scheduler := ConfigurationXML(CapacityScheduler(in))

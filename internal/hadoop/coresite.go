@@ -69,9 +69,16 @@ var OwnedCephOptions = []string{
 }
 
 // CoreSite is the content of core-site.xml: the connector as the default file system,
-// then the user's overrides.
+// or the HDFS of an HDFS backend, then the user's overrides.
 func CoreSite(in Input) map[string]string {
 	hc, st := in.Cluster, in.Storage
+	if !st.cephFS() {
+		generated := map[string]string{"fs.defaultFS": st.HDFS.DefaultFS}
+		if in.metricsEnabled() {
+			generated[KeyPrometheusEndpoint] = "true"
+		}
+		return merged(generated, hc.Spec.Config.CoreSite)
+	}
 	generated := map[string]string{
 		"fs.defaultFS": DefaultFS,
 		"fs.ceph.impl": FileSystemClass,

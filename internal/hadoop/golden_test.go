@@ -68,6 +68,25 @@ var goldenCases = []struct {
 		},
 		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2"},
 	},
+	{
+		// preferCephOSDNodes has no OSDs to prefer: the backend is not Rook's.
+		name: "hdfs",
+		storage: Storage{
+			ClientConfigHash: "5d41402abc4b2a76",
+			HDFS: &HDFSStorage{
+				DefaultFS: "hdfs://hdfs",
+				Site: map[string]string{
+					"dfs.nameservices":                        "hdfs",
+					"dfs.ha.namenodes.hdfs":                   "nn0,nn1",
+					"dfs.namenode.rpc-address.hdfs.nn0":       "hdfs-namenode-0.hdfs-namenode:8020",
+					"dfs.namenode.rpc-address.hdfs.nn1":       "hdfs-namenode-1.hdfs-namenode:8020",
+					"dfs.client.failover.proxy.provider.hdfs": "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider",
+					"dfs.replication":                         "3",
+				},
+			},
+		},
+		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2", Operator: helmOperator},
+	},
 }
 
 // TestGolden compares every file and object built for each case with testdata.
@@ -79,7 +98,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
-			for _, file := range append(configFiles, FileCapacityScheduler) {
+			for _, file := range append(configFiles(tc.storage), FileCapacityScheduler) {
 				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
 			objects := objs.List()

@@ -51,6 +51,23 @@ type Storage struct {
 	// namespace filled in; nil when Rook does not use Multus. Hadoop pods must join it
 	// to reach the monitors and OSDs.
 	PublicNetwork *v1alpha1.NetworkAttachment
+	// HDFS is set for a backend that is an HDFS, the baseline to measure CephFS
+	// against. Everything above but ClientConfigHash is then empty: the cluster has no
+	// Ceph client, and its hdfs-site.xml is the backend's.
+	HDFS *HDFSStorage
+}
+
+// HDFSStorage is what a HadoopCluster takes from an HDFS StorageBackend.
+type HDFSStorage struct {
+	// DefaultFS is fs.defaultFS: hdfs://<NameNode> or hdfs://<nameservice>.
+	DefaultFS string
+	// Site are the hdfs-site.xml properties of the backend's client ConfigMap.
+	Site map[string]string
+}
+
+// cephFS says whether the cluster's storage is CephFS, reached with the connector.
+func (s Storage) cephFS() bool {
+	return s.HDFS == nil
 }
 
 // Defaults come from the operator's configuration.

@@ -116,19 +116,22 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 }
 
 // hadoopMounts are the mounts every container that runs Hadoop's code needs: the
-// client config, the generated configuration files, the node-to-YARN-host map that
-// core-site.xml names, /tmp and the log directory.
-func hadoopMounts() []corev1.VolumeMount {
-	mounts := []corev1.VolumeMount{
-		{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
-		topologyMount(),
-		{Name: volumeTmp, MountPath: TmpDir},
-		{Name: volumeLogs, MountPath: LogDir},
+// Ceph client config, the generated configuration files, the node-to-YARN-host map
+// that core-site.xml names, /tmp and the log directory.
+func hadoopMounts(st Storage) []corev1.VolumeMount {
+	var mounts []corev1.VolumeMount
+	if st.cephFS() {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true})
 	}
+	mounts = append(mounts,
+		topologyMount(),
+		corev1.VolumeMount{Name: volumeTmp, MountPath: TmpDir},
+		corev1.VolumeMount{Name: volumeLogs, MountPath: LogDir},
+	)
 	// Single files, so the image's other configuration files stay visible. A subPath
 	// mount does not follow ConfigMap updates, and needs not: a new configuration
 	// changes the hash annotation, which replaces the pod.
-	for _, file := range configFiles {
+	for _, file := range configFiles(st) {
 		mounts = append(mounts, corev1.VolumeMount{
 			Name: volumeConfig, MountPath: ConfDir + "/" + file, SubPath: file, ReadOnly: true,
 		})
@@ -158,7 +161,7 @@ func container(in Input, r role) corev1.Container {
 		Env:             env(r),
 		Ports:           r.ports,
 		Resources:       r.resources,
-		VolumeMounts:    append(hadoopMounts(), r.mounts...),
+		VolumeMounts:    append(hadoopMounts(in.Storage), r.mounts...),
 		StartupProbe: &corev1.Probe{
 			ProbeHandler: tcpProbe(r.rpcPort),
 			// Up to five minutes: a ResourceManager recovering many applications
@@ -210,17 +213,21 @@ func env(r role) []corev1.EnvVar {
 }
 
 func commonVolumes(in Input) []corev1.Volume {
-	return []corev1.Volume{
+	volumes := []corev1.Volume{
 		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 			LocalObjectReference: corev1.LocalObjectReference{Name: ConfigMapName(in.Cluster)},
 		}}},
+	}
+	if in.Storage.cephFS() {
 		// Only ceph.conf and the keyring: the key never lands in a ConfigMap, and the
 		// files are readable by their owner alone (and the pod's fsGroup).
-		cephClientVolume(in.Storage.ClientConfigSecret, 0o400),
-		topologyVolume(in.Cluster),
-		{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
-		{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+		volumes = append(volumes, cephClientVolume(in.Storage.ClientConfigSecret, 0o400))
 	}
+	return append(volumes,
+		topologyVolume(in.Cluster),
+		corev1.Volume{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+		corev1.Volume{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	)
 }
 
 func tcpProbe(port int32) corev1.ProbeHandler {

@@ -2,24 +2,31 @@ package hadoop
 
 import (
 	"encoding/xml"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 )
 
-// configurationHeader names the file's origin, so whoever opens it in a pod knows
-// where to change it.
-const configurationHeader = `<?xml version="1.0" encoding="UTF-8"?>
-<!-- Rendered by hadoop-ceph-operator. Edit spec.config of the HadoopCluster instead:
-     changes to this file are overwritten. -->
-<configuration>
-`
+// clusterOrigin names where a HadoopCluster's files come from, so whoever opens one
+// in a pod knows where to change it.
+const clusterOrigin = `Rendered by hadoop-ceph-operator. Edit spec.config of the HadoopCluster instead:
+     changes to this file are overwritten.`
 
 // ConfigurationXML renders properties as a Hadoop configuration file (core-site.xml
-// and friends). Properties are sorted by name, so equal maps give equal bytes.
+// and friends) of a HadoopCluster. Properties are sorted by name, so equal maps give
+// equal bytes.
 func ConfigurationXML(properties map[string]string) string {
+	return ConfigurationXMLFrom(clusterOrigin, properties)
+}
+
+// ConfigurationXMLFrom renders properties as a Hadoop configuration file whose
+// comment says origin.
+func ConfigurationXMLFrom(origin string, properties map[string]string) string {
 	var b strings.Builder
-	b.WriteString(configurationHeader)
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- ")
+	b.WriteString(origin)
+	b.WriteString(" -->\n<configuration>\n")
 	for _, name := range slices.Sorted(maps.Keys(properties)) {
 		b.WriteString("  <property>\n    <name>")
 		writeEscaped(&b, name)
@@ -44,4 +51,30 @@ func merged(generated, overrides map[string]string) map[string]string {
 	out := maps.Clone(generated)
 	maps.Copy(out, overrides)
 	return out
+}
+
+// ParseConfigurationXML reads the properties of a Hadoop configuration file, as
+// Hadoop does: the last value of a name wins, and names and values are trimmed.
+// Anything but a <configuration> document of <property> elements is an error, since
+// a file Hadoop would refuse must not pass for an empty one.
+func ParseConfigurationXML(text string) (map[string]string, error) {
+	var doc struct {
+		XMLName    xml.Name `xml:"configuration"`
+		Properties []struct {
+			Name  string `xml:"name"`
+			Value string `xml:"value"`
+		} `xml:"property"`
+	}
+	if err := xml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, fmt.Errorf("not a Hadoop configuration file: %w", err)
+	}
+	out := make(map[string]string, len(doc.Properties))
+	for _, p := range doc.Properties {
+		name := strings.TrimSpace(p.Name)
+		if name == "" {
+			return nil, fmt.Errorf("a <property> has no <name>")
+		}
+		out[name] = strings.TrimSpace(p.Value)
+	}
+	return out, nil
 }

@@ -8,12 +8,14 @@ import (
 
 // One ordered story on one cluster, as a user would live it: install, refuse bad
 // input, run Hadoop on an external Ceph, check who may submit to it, upgrade the
-// operator under it, change its queues, benchmark it, break a node, delete the
-// cluster; then install Rook, let it make CephFS for Hadoop, replicated and
-// erasure-coded, keep undeclared pods away from a cluster on the pod network, run
-// Hadoop on each, break an OSD, delete what Rook made. A spec that fails skips the
-// rest, whose premises it was. The labels external and rook select a storage path;
-// the operator's and the admission specs carry neither and belong to both.
+// operator under it, change its queues, benchmark it, compare it with an HDFS that
+// runs beside it, break a node, delete the cluster; then install Rook, let it make
+// CephFS for Hadoop, replicated and erasure-coded, keep undeclared pods away from a
+// cluster on the pod network, run Hadoop on each, break an OSD, delete what Rook
+// made. A spec that fails skips the rest, whose premises it was. The labels external
+// and rook select a storage path; the operator's and the admission specs carry
+// neither and belong to both. The HDFS comparison, labelled hdfs too, needs the
+// external path's cluster.
 var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("the operator installed by Helm", operatorSpecs)
 	Context("admission", admissionSpecs)
@@ -22,6 +24,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("upgrading the operator's release", Label("external"), upgradeSpecs)
 	Context("YARN's queues", Label("external"), queueSpecs)
 	Context("benchmarks", Label("external"), benchmarkSpecs)
+	Context("CephFS against an existing HDFS", Label("external", "hdfs"), hdfsBaselineSpecs)
 	Context("a NodeManager lost during a TeraSort", Label("external"), nodeLossSpecs)
 	Context("deleting the HadoopCluster", Label("external"), deletionSpecs)
 	Context("Rook installed while the operator runs", Label("rook"), rookInstallSpecs)

@@ -27,6 +27,8 @@ const (
 	RookClient = "storagebackend.rookClient"
 	// KeySecret: the Secret an external StorageBackend reads its key from.
 	KeySecret = "storagebackend.keySecret"
+	// DiscoveryConfigMap: the discovery ConfigMap an HDFS StorageBackend reads.
+	DiscoveryConfigMap = "storagebackend.discoveryConfigMap"
 	// StorageBackendRef: the StorageBackend a HadoopCluster uses.
 	StorageBackendRef = "hadoopcluster.storageBackendRef"
 	// NetworkAttachment: <namespace>/<name> of each NetworkAttachmentDefinition in
@@ -78,6 +80,13 @@ func Setup(ctx context.Context, indexer client.FieldIndexer, rookNamespace strin
 			default:
 				return []string{ext.KeySecretRef.Name}
 			}
+		}},
+		{&v1alpha1.StorageBackend{}, DiscoveryConfigMap, func(obj client.Object) []string {
+			h := obj.(*v1alpha1.StorageBackend).Spec.HDFS
+			if h == nil || h.DiscoveryConfigMap == nil {
+				return nil
+			}
+			return []string{h.DiscoveryConfigMap.Name}
 		}},
 		{&v1alpha1.HadoopCluster{}, StorageBackendRef, func(obj client.Object) []string {
 			return []string{obj.(*v1alpha1.HadoopCluster).Spec.StorageBackendRef.Name}

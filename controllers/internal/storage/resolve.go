@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,12 +20,16 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hdfs"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
 // Resolver reads a cluster's StorageBackend and, for Rook, its CephCluster.
 type Resolver struct {
 	Client client.Reader
+	// APIReader reads an HDFS backend's client ConfigMap, whose content the cache
+	// does not hold.
+	APIReader client.Reader
 	// DefaultRookNamespace is the Rook namespace of backends that name none.
 	DefaultRookNamespace string
 	// RookServed: without Rook's API there is no CephCluster to read a network from.
@@ -75,6 +80,8 @@ func (r Resolver) Resolve(ctx context.Context, hc *v1alpha1.HadoopCluster) (Reso
 		res.Unmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonStorageBackendNotReady,
 			Message: fmt.Sprintf("waiting for StorageBackend %s to be Ready (%s: %s)", key.Name, ready.Reason, ready.Message)}
 		return res, nil
+	case sb.Spec.HDFS != nil:
+		return r.resolveHDFS(ctx, res)
 	case st.ClientConfigSecret == "" || st.ClientConfigHash == "":
 		res.Unmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonStorageBackendNotReady,
 			Message: fmt.Sprintf("waiting for StorageBackend %s to report its client config Secret", key.Name)}
@@ -128,4 +135,35 @@ func (r Resolver) publicNetwork(ctx context.Context, rookNamespace string) (*v1a
 			Message: fmt.Sprintf("the public network of CephCluster %s/%s cannot be read: %v", rookNamespace, cc.Name, err)}, nil
 	}
 	return net.Public, nil, nil
+}
+
+// resolveHDFS reads a Ready HDFS backend's client ConfigMap: its hdfs-site.xml goes
+// into the cluster's configuration, whose hash then follows it.
+func (r Resolver) resolveHDFS(ctx context.Context, res Resolved) (Resolved, error) {
+	sb := res.Backend
+	st := sb.Status
+	if st.ClientConfigMap == "" || st.HDFS == nil || st.HDFS.DefaultFS == "" {
+		res.Unmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonStorageBackendNotReady,
+			Message: fmt.Sprintf("waiting for StorageBackend %s to report its HDFS client ConfigMap", sb.Name)}
+		return res, nil
+	}
+	key := client.ObjectKey{Namespace: sb.Namespace, Name: st.ClientConfigMap}
+	cm := &corev1.ConfigMap{}
+	if err := r.APIReader.Get(ctx, key, cm); err != nil {
+		if apierrors.IsNotFound(err) {
+			res.Unmet = &lifecycle.Unmet{Reason: v1alpha1.ReasonStorageBackendNotReady,
+				Message: fmt.Sprintf("waiting for StorageBackend %s to render ConfigMap %s", sb.Name, key.Name)}
+			return res, nil
+		}
+		return res, fmt.Errorf("reading ConfigMap %s: %w", key, err)
+	}
+	site, err := hadoop.ParseConfigurationXML(cm.Data[hdfs.FileHDFSSite])
+	if err != nil {
+		return res, fmt.Errorf("ConfigMap %s: %s: %w", key, hdfs.FileHDFSSite, err)
+	}
+	res.Storage = &hadoop.Storage{
+		ClientConfigHash: cm.Annotations[hdfs.HashAnnotation],
+		HDFS:             &hadoop.HDFSStorage{DefaultFS: st.HDFS.DefaultFS, Site: site},
+	}
+	return res, nil
 }

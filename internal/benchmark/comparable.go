@@ -1,0 +1,216 @@
+package benchmark
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// Comparability is whether the results of a run and its baseline can be compared: a
+// ratio only means something between runs that did the same work on clusters of the
+// same size. Storage is not among the parameters: a baseline is there to vary it.
+type Comparability struct {
+	// Differences are the parameters in which the runs differ, in the order of
+	// Parameters, this run's value first.
+	Differences []v1alpha1.BaselineDifference
+	// Unknown are the parameters that could not be compared: one of the runs has no
+	// status.setup, and the spec alone does not say what it ran with.
+	Unknown []string
+	// Unrecorded names the runs, of the two, without a status.setup.
+	Unrecorded []string
+}
+
+// Comparable says whether the runs did the same work.
+func (c Comparability) Comparable() bool { return len(c.Differences) == 0 }
+
+// CheckComparable compares what run and baseline, of the same workload, ran: the
+// workload's parameters by their effective values, where defaults stand for unset
+// fields, and the NodeManagers from their status.setup.
+//
+// Parameters that only choose which stages run (teraSort.validate, testDFSIO.modes)
+// are not compared: they leave the work of the stages both runs have unchanged, and
+// only the stages both measured get a ratio. Nor are repetitions, cleanup, deadline
+// and queue: the medians of more repetitions measure the same work.
+func CheckComparable(run, baseline *v1alpha1.BenchmarkRun) Comparability {
+	var c Comparability
+	for _, r := range []*v1alpha1.BenchmarkRun{run, baseline} {
+		if r.Status.Setup == nil {
+			c.Unrecorded = append(c.Unrecorded, r.Name)
+		}
+	}
+	mine, theirs := parameters(run), parameters(baseline)
+	for i, p := range mine {
+		b := theirs[i]
+		switch {
+		case !p.known || !b.known:
+			c.Unknown = append(c.Unknown, p.name)
+		case p.key != b.key:
+			c.Differences = append(c.Differences, v1alpha1.BaselineDifference{Parameter: p.name, Value: p.text, BaselineValue: b.text})
+		}
+	}
+	return c
+}
+
+// CompareRuns compares run with baseline once both have succeeded: their storage, and
+// the medians stage by stage when they are comparable. The message is the
+// BaselineCompared condition's, which is True exactly when Comparable is.
+func CompareRuns(run, baseline *v1alpha1.BenchmarkRun) (*v1alpha1.BaselineComparison, Comparability, string) {
+	c := CheckComparable(run, baseline)
+	out := &v1alpha1.BaselineComparison{Name: baseline.Name}
+	if c.Comparable() {
+		w := Workload(&run.Spec)
+		out = Compare(baseline.Name, w, run.Status.Summary, baseline.Status.Summary)
+	}
+	out.Storage, out.BaselineStorage = storageOf(run), storageOf(baseline)
+	out.Differences, out.Unknown = c.Differences, c.Unknown
+
+	var msg strings.Builder
+	if c.Comparable() {
+		fmt.Fprintf(&msg, "compared with BenchmarkRun %s, %s vs %s", baseline.Name, storageText(out.Storage), storageText(out.BaselineStorage))
+		if out.Ratio != "" {
+			fmt.Fprintf(&msg, ": %s throughput %s of the baseline's", HeadlineStage(Workload(&run.Spec)), out.Ratio)
+		}
+	} else {
+		diffs := make([]string, len(c.Differences))
+		for i, d := range c.Differences {
+			diffs[i] = d.Parameter + " " + d.Value + " vs " + d.BaselineValue
+		}
+		fmt.Fprintf(&msg, "not compared with BenchmarkRun %s, whose parameters differ (this run's first): %s", baseline.Name, strings.Join(diffs, "; "))
+	}
+	if len(c.Unknown) > 0 {
+		fmt.Fprintf(&msg, "; not known, so not compared: %s", strings.Join(c.Unknown, ", "))
+		switch len(c.Unrecorded) {
+		case 0:
+		case 1:
+			fmt.Fprintf(&msg, " (%s has no status.setup)", runNames(c.Unrecorded))
+		default:
+			fmt.Fprintf(&msg, " (%s have no status.setup)", runNames(c.Unrecorded))
+		}
+	}
+	return out, c, msg.String()
+}
+
+// parameter is one compared parameter of a run: its effective value, as a key that is
+// equal for equal values and as text for people.
+type parameter struct {
+	name      string
+	key, text string
+	known     bool
+}
+
+func text(name, value string) parameter {
+	return parameter{name: name, key: value, text: value, known: true}
+}
+
+func quantity(name string, q resource.Quantity) parameter {
+	return parameter{name: name, key: strconv.FormatInt(q.Value(), 10), text: q.String(), known: true}
+}
+
+func integer[T int32 | int64](name string, v T) parameter {
+	return text(name, strconv.FormatInt(int64(v), 10))
+}
+
+// parameters are the effective values of what a run ran that change its work, the
+// same names in the same order for every run of a workload.
+func parameters(run *v1alpha1.BenchmarkRun) []parameter {
+	spec, setup := &run.Spec, run.Status.Setup
+	var ps []parameter
+	switch Workload(spec) {
+	case v1alpha1.WorkloadTeraSort:
+		w := spec.TeraSort
+		var ts v1alpha1.TeraSortSetup
+		if setup != nil && setup.TeraSort != nil {
+			ts = *setup.TeraSort
+		}
+		ps = append(ps,
+			integer("rows", Rows(w)),
+			recorded("maps", w.Maps, ts.Maps),
+			recorded("reduces", w.Reduces, ts.Reduces),
+			recorded("outputReplication", w.OutputReplication, ts.OutputReplication))
+	case v1alpha1.WorkloadTestDFSIO:
+		w := spec.TestDFSIO
+		ps = append(ps, integer("files", w.Files), quantity("fileSize", w.FileSize))
+	case v1alpha1.WorkloadIngest:
+		w := spec.Ingest
+		// The API defaults parallelPuts to 1; runs stored before it did have 0.
+		ps = append(ps, integer("clients", w.Clients), integer("parallelPuts", max(w.ParallelPuts, 1)), quantity("fileSize", w.FileSize))
+	case v1alpha1.WorkloadWordCount:
+		ps = append(ps, text("inputPath", spec.WordCount.InputPath))
+	case v1alpha1.WorkloadGrep:
+		w := spec.Grep
+		// Without a group, Hadoop's Grep counts group 0, the whole match.
+		ps = append(ps, text("inputPath", w.InputPath), text("pattern", w.Pattern), integer("group", ptr.Deref(w.Group, 0)))
+	}
+	return append(ps, nodeManagers(setup))
+}
+
+// recorded is a TeraSort parameter that the cluster's configuration decides when the
+// spec leaves it unset: the spec's value, else the one status.setup recorded.
+func recorded(name string, value *int32, ran int32) parameter {
+	switch {
+	case value != nil:
+		return integer(name, *value)
+	case ran > 0:
+		return integer(name, ran)
+	}
+	return parameter{name: name}
+}
+
+// nodeManagers is the cluster's NodeManagers as YARN saw them, such as
+// "3 x 6Gi/4 vcores".
+func nodeManagers(setup *v1alpha1.BenchmarkSetup) parameter {
+	if setup == nil || setup.NodeManagers.MemoryMiB <= 0 {
+		return parameter{name: "NodeManagers"}
+	}
+	nm := setup.NodeManagers
+	return text("NodeManagers", fmt.Sprintf("%d x %s/%d vcores", nm.Replicas, mebibytes(nm.MemoryMiB), nm.VCores))
+}
+
+// mebibytes is MiB as a quantity, in Gi when whole.
+func mebibytes(mib int64) string {
+	if mib%1024 == 0 {
+		return strconv.FormatInt(mib/1024, 10) + "Gi"
+	}
+	return strconv.FormatInt(mib, 10) + "Mi"
+}
+
+func storageOf(run *v1alpha1.BenchmarkRun) *v1alpha1.StorageSetup {
+	if run.Status.Setup == nil {
+		return nil
+	}
+	s := run.Status.Setup.Storage
+	return &s
+}
+
+// storageText is s for people, such as "StorageBackend ceph-ec (Rook, raw overhead
+// 1.50)".
+func storageText(s *v1alpha1.StorageSetup) string {
+	if s == nil {
+		return "unknown storage"
+	}
+	var facts []string
+	if s.Mode != "" {
+		facts = append(facts, s.Mode)
+	}
+	if s.RawOverhead != "" {
+		facts = append(facts, "raw overhead "+s.RawOverhead)
+	}
+	if len(facts) == 0 {
+		return "StorageBackend " + s.Backend
+	}
+	return fmt.Sprintf("StorageBackend %s (%s)", s.Backend, strings.Join(facts, ", "))
+}
+
+func runNames(names []string) string {
+	names = slices.Clone(names)
+	for i, n := range names {
+		names[i] = "BenchmarkRun " + n
+	}
+	return strings.Join(names, " and ")
+}

@@ -1,0 +1,294 @@
+package benchmark
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// setup is a recorded status.setup: replicas NodeManagers of memoryMiB and vcores on
+// backend, TeraSort with Hadoop's defaults.
+func setup(backend, mode string, replicas int32, memoryMiB int64, vcores int32) *v1alpha1.BenchmarkSetup {
+	return &v1alpha1.BenchmarkSetup{
+		Cluster:      backend + "-cluster",
+		Storage:      v1alpha1.StorageSetup{Backend: backend, Mode: mode, RawOverhead: "3"},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: replicas, MemoryMiB: memoryMiB, VCores: vcores},
+		Repetitions:  1,
+		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+	}
+}
+
+// succeeded is a run that succeeded with spec and setup, its headline stage measured
+// at bytesPerSecond.
+func succeeded(name string, spec v1alpha1.BenchmarkRunSpec, s *v1alpha1.BenchmarkSetup, bytesPerSecond int64) *v1alpha1.BenchmarkRun {
+	stages := make([]v1alpha1.StageSummary, 0, 3)
+	for _, st := range MeasuredStages(&spec) {
+		stages = append(stages, v1alpha1.StageSummary{Stage: st, Duration: dur(10), BytesPerSecond: bytesPerSecond})
+	}
+	return &v1alpha1.BenchmarkRun{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       spec,
+		Status: v1alpha1.BenchmarkRunStatus{
+			Phase:   v1alpha1.BenchmarkPhaseSucceeded,
+			Setup:   s,
+			Summary: &v1alpha1.BenchmarkSummary{Repetitions: 1, Stages: stages},
+		},
+	}
+}
+
+func teraSortRows(rows int64, mutate ...func(*v1alpha1.TeraSortWorkload)) v1alpha1.BenchmarkRunSpec {
+	w := &v1alpha1.TeraSortWorkload{Rows: ptr.To(rows)}
+	for _, m := range mutate {
+		m(w)
+	}
+	return v1alpha1.BenchmarkRunSpec{TeraSort: w}
+}
+
+func diff(parameter, value, baseline string) v1alpha1.BaselineDifference {
+	return v1alpha1.BaselineDifference{Parameter: parameter, Value: value, BaselineValue: baseline}
+}
+
+func TestCheckComparable(t *testing.T) {
+	ceph := setup("ceph", "External", 3, 6144, 4)
+	hdfs := setup("hdfs", "HDFS", 3, 6144, 4)
+	withTeraSort := func(s *v1alpha1.BenchmarkSetup, ts v1alpha1.TeraSortSetup) *v1alpha1.BenchmarkSetup {
+		s = s.DeepCopy()
+		s.TeraSort = &ts
+		return s
+	}
+	dfsio := func(files int32, size string, modes ...v1alpha1.DFSIOMode) v1alpha1.BenchmarkRunSpec {
+		return v1alpha1.BenchmarkRunSpec{TestDFSIO: &v1alpha1.TestDFSIOWorkload{Files: files, FileSize: resource.MustParse(size), Modes: modes}}
+	}
+	ingest := func(clients, puts int32, size string) v1alpha1.BenchmarkRunSpec {
+		return v1alpha1.BenchmarkRunSpec{Ingest: &v1alpha1.IngestWorkload{Clients: clients, ParallelPuts: puts, FileSize: resource.MustParse(size)}}
+	}
+	grep := func(path, pattern string, group *int32) v1alpha1.BenchmarkRunSpec {
+		return v1alpha1.BenchmarkRunSpec{Grep: &v1alpha1.GrepWorkload{InputPath: path, Pattern: pattern, Group: group}}
+	}
+	wordCount := func(path string) v1alpha1.BenchmarkRunSpec {
+		return v1alpha1.BenchmarkRunSpec{WordCount: &v1alpha1.WordCountWorkload{InputPath: path}}
+	}
+
+	cases := []struct {
+		name                    string
+		run, baseline           v1alpha1.BenchmarkRunSpec
+		runSetup, baselineSetup *v1alpha1.BenchmarkSetup
+		differences             []v1alpha1.BaselineDifference
+		unknown, unrecorded     []string
+		runReps, baselineReps   int32
+	}{{
+		name: "the same TeraSort on other storage", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name:     "size resolves to rows",
+		run:      v1alpha1.BenchmarkRunSpec{TeraSort: &v1alpha1.TeraSortWorkload{Size: ptr.To(resource.MustParse("1G"))}},
+		baseline: teraSortRows(1e7), runSetup: ceph, baselineSetup: ceph,
+	}, {
+		name: "unset parameters compare by what they ran with",
+		run: teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) {
+			w.Maps, w.Reduces, w.OutputReplication = ptr.To[int32](2), ptr.To[int32](1), ptr.To[int32](3)
+		}),
+		baseline: teraSortRows(1e7), runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name: "validate only adds a stage after the sort",
+		run:  teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Validate = ptr.To(false) }), baseline: teraSortRows(1e7),
+		runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name:     "rows, reduces and NodeManagers differ",
+		run:      teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](2) }),
+		baseline: teraSortRows(1e6, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](4) }),
+		runSetup: ceph, baselineSetup: setup("hdfs", "HDFS", 1, 6144, 4),
+		differences: []v1alpha1.BaselineDifference{
+			diff("rows", "10000000", "1000000"), diff("reduces", "2", "4"),
+			diff("NodeManagers", "3 x 6Gi/4 vcores", "1 x 6Gi/4 vcores"),
+		},
+	}, {
+		name: "NodeManager memory and vcores differ",
+		run:  teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: ceph, baselineSetup: setup("hdfs", "HDFS", 3, 5632, 2),
+		differences: []v1alpha1.BaselineDifference{diff("NodeManagers", "3 x 6Gi/4 vcores", "3 x 5632Mi/2 vcores")},
+	}, {
+		name: "a cluster's configuration changed what an unset parameter ran with",
+		run:  teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: withTeraSort(ceph, v1alpha1.TeraSortSetup{Maps: 8, Reduces: 1, OutputReplication: 1}), baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("maps", "8", "2"), diff("outputReplication", "1", "3")},
+	}, {
+		name:     "a baseline from before setups: what the specs say is compared, the rest is unknown",
+		run:      teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
+		baseline: teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
+		runSetup: ceph,
+		unknown:  []string{"reduces", "outputReplication", "NodeManagers"}, unrecorded: []string{"baseline"},
+	}, {
+		name: "a difference the specs show is found without setups",
+		run:  teraSortRows(1e7), baseline: teraSortRows(1e6),
+		differences: []v1alpha1.BaselineDifference{diff("rows", "10000000", "1000000")},
+		unknown:     []string{"maps", "reduces", "outputReplication", "NodeManagers"}, unrecorded: []string{"run", "baseline"},
+	}, {
+		name: "TestDFSIO sizes compare by value; modes choose stages",
+		run:  dfsio(4, "1Gi", v1alpha1.DFSIOWrite), baseline: dfsio(4, "1024Mi"), runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name: "TestDFSIO files and file size differ", run: dfsio(4, "1Gi"), baseline: dfsio(8, "512Mi"), runSetup: ceph, baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("files", "4", "8"), diff("fileSize", "1Gi", "512Mi")},
+	}, {
+		name: "ingest's unset parallelPuts is 1", run: ingest(3, 1, "1Gi"), baseline: ingest(3, 0, "1Gi"), runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name: "ingest differs", run: ingest(3, 2, "1Gi"), baseline: ingest(6, 2, "1G"), runSetup: ceph, baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("clients", "3", "6"), diff("fileSize", "1Gi", "1G")},
+	}, {
+		name: "grep without a group counts group 0", run: grep("/d", "a+", nil), baseline: grep("/d", "a+", ptr.To[int32](0)),
+		runSetup: ceph, baselineSetup: hdfs,
+	}, {
+		name: "grep differs", run: grep("/d", "a+", ptr.To[int32](1)), baseline: grep("/e", "b+", nil), runSetup: ceph, baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("inputPath", "/d", "/e"), diff("pattern", "a+", "b+"), diff("group", "1", "0")},
+	}, {
+		name: "wordCount reads other input", run: wordCount("/a"), baseline: wordCount("/b"), runSetup: ceph, baselineSetup: ceph,
+		differences: []v1alpha1.BaselineDifference{diff("inputPath", "/a", "/b")},
+	}, {
+		name: "repetitions do not change the work", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: ceph, baselineSetup: hdfs, runReps: 5, baselineReps: 1,
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run.Repetitions, tc.baseline.Repetitions = tc.runReps, tc.baselineReps
+			got := CheckComparable(succeeded("run", tc.run, tc.runSetup, 1), succeeded("baseline", tc.baseline, tc.baselineSetup, 1))
+			want := Comparability{Differences: tc.differences, Unknown: tc.unknown, Unrecorded: tc.unrecorded}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+			if got.Comparable() != (len(tc.differences) == 0) {
+				t.Errorf("Comparable() = %v with differences %v", got.Comparable(), tc.differences)
+			}
+		})
+	}
+}
+
+func TestCompareRuns(t *testing.T) {
+	ceph := setup("ceph", "External", 3, 6144, 4)
+	hdfs := setup("hdfs", "HDFS", 3, 6144, 4)
+	hdfs.Storage.RawOverhead = ""
+	cephStorage, hdfsStorage := ceph.Storage, hdfs.Storage
+
+	t.Run("comparable runs get ratios and both storages", func(t *testing.T) {
+		run := succeeded("on-ceph", teraSortRows(1e7), ceph, 300)
+		out, c, msg := CompareRuns(run, succeeded("on-hdfs", teraSortRows(1e7), hdfs, 200))
+		if !c.Comparable() {
+			t.Fatalf("not comparable: %+v", c)
+		}
+		want := &v1alpha1.BaselineComparison{
+			Name: "on-hdfs", Ratio: "1.50x",
+			Stages: []v1alpha1.StageRatio{
+				{Stage: v1alpha1.StageTeraGen, ThroughputRatio: "1.50", DurationRatio: "1.00"},
+				{Stage: v1alpha1.StageTeraSort, ThroughputRatio: "1.50", DurationRatio: "1.00"},
+				{Stage: v1alpha1.StageTeraValidate, ThroughputRatio: "1.50", DurationRatio: "1.00"},
+			},
+			Storage: &cephStorage, BaselineStorage: &hdfsStorage,
+		}
+		if !reflect.DeepEqual(out, want) {
+			t.Errorf("got  %+v\nwant %+v", out, want)
+		}
+		if w := "compared with BenchmarkRun on-hdfs, StorageBackend ceph (External, raw overhead 3) vs StorageBackend hdfs (HDFS): terasort throughput 1.50x of the baseline's"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
+	})
+
+	t.Run("runs that differ get no ratio, and every difference with both values", func(t *testing.T) {
+		run := succeeded("big", teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](2) }), ceph, 300)
+		baseline := succeeded("small", teraSortRows(1e6, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](4) }), setup("hdfs", "HDFS", 1, 6144, 4), 200)
+		out, c, msg := CompareRuns(run, baseline)
+		if c.Comparable() {
+			t.Fatal("comparable")
+		}
+		if out.Ratio != "" || out.Stages != nil {
+			t.Errorf("ratios of runs that differ: %q %+v", out.Ratio, out.Stages)
+		}
+		if !reflect.DeepEqual(out.Differences, c.Differences) || len(out.Differences) != 3 || out.Storage == nil || out.BaselineStorage == nil {
+			t.Errorf("comparison %+v", out)
+		}
+		if w := "not compared with BenchmarkRun small, whose parameters differ (this run's first): rows 10000000 vs 1000000; reduces 2 vs 4; NodeManagers 3 x 6Gi/4 vcores vs 1 x 6Gi/4 vcores"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
+	})
+
+	t.Run("runs without setups that differ in their specs", func(t *testing.T) {
+		_, _, msg := CompareRuns(succeeded("new", teraSortRows(1e7), nil, 300), succeeded("old", teraSortRows(1e6), nil, 300))
+		if w := "not compared with BenchmarkRun old, whose parameters differ (this run's first): rows 10000000 vs 1000000; not known, so not compared: maps, reduces, outputReplication, NodeManagers (BenchmarkRun new and BenchmarkRun old have no status.setup)"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
+	})
+
+	t.Run("a baseline without a setup is compared as far as its spec goes", func(t *testing.T) {
+		out, c, msg := CompareRuns(succeeded("new", teraSortRows(1e7), ceph, 300), succeeded("old", teraSortRows(1e7), nil, 300))
+		if !c.Comparable() || out.Ratio != "1.00x" || out.BaselineStorage != nil || out.Storage == nil {
+			t.Errorf("comparison %+v", out)
+		}
+		if !reflect.DeepEqual(out.Unknown, []string{"maps", "reduces", "outputReplication", "NodeManagers"}) {
+			t.Errorf("unknown %v", out.Unknown)
+		}
+		if w := "compared with BenchmarkRun old, StorageBackend ceph (External, raw overhead 3) vs unknown storage: terasort throughput 1.00x of the baseline's; not known, so not compared: maps, reduces, outputReplication, NodeManagers (BenchmarkRun old has no status.setup)"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
+	})
+}
+
+func TestSetup(t *testing.T) {
+	hc := &v1alpha1.HadoopCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "analytics"},
+		Spec: v1alpha1.HadoopClusterSpec{
+			StorageBackendRef: v1alpha1.LocalObjectReference{Name: "ceph-ec"},
+			NodeManagers: v1alpha1.NodeManagerSpec{
+				Replicas: ptr.To[int32](3),
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+					corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi"),
+				}},
+			},
+		},
+		Status: v1alpha1.HadoopClusterStatus{ReadyNodeManagers: 3},
+	}
+	sb := &v1alpha1.StorageBackend{Status: v1alpha1.StorageBackendStatus{Mode: v1alpha1.StorageBackendModeRook, RawOverhead: "1.50"}}
+	spec := &v1alpha1.BenchmarkRunSpec{TeraSort: &v1alpha1.TeraSortWorkload{Rows: ptr.To[int64](1), Reduces: ptr.To[int32](8)}, Repetitions: 3}
+
+	got := Setup(spec, hc, sb)
+	want := &v1alpha1.BenchmarkSetup{
+		Cluster:      "analytics",
+		Storage:      v1alpha1.StorageSetup{Backend: "ceph-ec", Mode: "Rook", RawOverhead: "1.50"},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6656, VCores: 4},
+		Repetitions:  3,
+		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 8, OutputReplication: 3},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+
+	check := func(what string, mutate func(), check func(*v1alpha1.BenchmarkSetup) bool) {
+		t.Helper()
+		mutate()
+		if s := Setup(spec, hc, sb); !check(s) {
+			t.Errorf("%s: %+v %+v", what, s, s.TeraSort)
+		}
+	}
+	check("the cluster's configuration decides unset TeraSort parameters", func() {
+		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.job.maps": " 16 ", "mapreduce.job.reduces": "4"}
+		hc.Spec.Config.CoreSite = map[string]string{"dfs.replication": "0x2"}
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		return *s.TeraSort == v1alpha1.TeraSortSetup{Maps: 16, Reduces: 8, OutputReplication: 2}
+	})
+	check("a value Hadoop refuses is unknown", func() {
+		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.job.maps": "many"}
+	}, func(s *v1alpha1.BenchmarkSetup) bool { return s.TeraSort.Maps == 0 })
+	check("YARN's resources as spec.nodeManagers.yarn sets them", func() {
+		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{Memory: ptr.To(resource.MustParse("4Gi")), VCores: ptr.To[int32](6)}
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		return s.NodeManagers == v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 4096, VCores: 6}
+	})
+	check("no StorageBackend, no workload's parameters", func() {
+		sb, spec = nil, &v1alpha1.BenchmarkRunSpec{WordCount: &v1alpha1.WordCountWorkload{InputPath: "/a"}}
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		return s.Storage == v1alpha1.StorageSetup{Backend: "ceph-ec"} && s.TeraSort == nil && s.Repetitions == 1
+	})
+}
