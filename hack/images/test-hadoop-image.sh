@@ -5,14 +5,15 @@
 # /tmp, /var/log/hadoop and /var/lib/hadoop-yarn mounted, and the configuration files
 # the operator renders (internal/hadoop/testdata/external-hostnetwork, pointed at this
 # Ceph and at 127.0.0.1) mounted over the image's. Checks the image contract, CephFS
-# through the connector, the ResourceManager, a NodeManager and the JobHistory server
-# in the foreground, TeraGen, TeraSort and TeraValidate through the benchmark runner on
-# that YARN, and stop-nodemanager with a task running.
+# through the connector, an HDFS of one NameNode and one DataNode, the ResourceManager,
+# a NodeManager and the JobHistory server in the foreground, TeraGen, TeraSort and
+# TeraValidate through the benchmark runner on that YARN, and stop-nodemanager with a
+# task running.
 #
 # Builds the image if needed. Starts the local Ceph if it is not running and then
 # stops it again (HCO_KEEP_CEPH=1 leaves it running). Uses the contract's ports
-# (8030-8033, 8088, 8040-8042, 13562, 10020, 10033, 19888) on this machine, and fails
-# at once if one is taken. Ends with a line "N passed, N failed". HCO_KEEP_TEST_WORK=1
+# (8030-8033, 8088, 8040-8042, 13562, 10020, 10033, 19888) and HDFS's (8020, 9870,
+# 9864, 9866, 9867) on this machine, and fails at once if one is taken. Ends with a line "N passed, N failed". HCO_KEEP_TEST_WORK=1
 # keeps the daemons' logs and the unpacked image.
 set -Eeuo pipefail
 # shellcheck source=lib.sh
@@ -21,7 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "${ROOT}/hack/ceph/env.sh"
 
 GOLDEN="${ROOT}/internal/hadoop/testdata/external-hostnetwork"
-PORTS=(8030 8031 8032 8033 8088 8040 8041 8042 13562 10020 10033 19888)
+PORTS=(8030 8031 8032 8033 8088 8040 8041 8042 13562 10020 10033 19888 8020 9870 9864 9866 9867)
 
 # ---------------------------------------------------------------------------------
 # Inside a private mount namespace: mounts, daemons and checks.
@@ -178,7 +179,7 @@ if [[ "${1:-}" == --inside ]]; then
 
 	echo "== the image contract"
 	contract_paths=(
-		/opt/hadoop/bin/hadoop /opt/hadoop/bin/yarn /opt/hadoop/bin/mapred
+		/opt/hadoop/bin/hadoop /opt/hadoop/bin/hdfs /opt/hadoop/bin/yarn /opt/hadoop/bin/mapred
 		/opt/hadoop-ceph/bin/start-resourcemanager /opt/hadoop-ceph/bin/start-nodemanager
 		/opt/hadoop-ceph/bin/start-jobhistory /opt/hadoop-ceph/bin/stop-nodemanager
 		/opt/hadoop-ceph/bin/run-benchmark
@@ -217,6 +218,7 @@ if [[ "${1:-}" == --inside ]]; then
 	check "the root file system is read-only" read_only
 	version_is() { [[ "$(in_image "$1" version 2>/dev/null | head -1)" == "Hadoop $2" ]]; }
 	check "hadoop version is 3.4.2" version_is hadoop 3.4.2
+	check "hdfs version is 3.4.2" version_is hdfs 3.4.2
 	check "yarn version is 3.4.2" version_is yarn 3.4.2
 	check "mapred version is 3.4.2" version_is mapred 3.4.2
 	code=0
@@ -240,6 +242,58 @@ if [[ "${1:-}" == --inside ]]; then
 	check "hadoop fs -put" in_image hadoop fs -put -f /tmp/hello.txt /hello.txt 2>"${WORK}/put.err"
 	in_image hadoop fs -cat /hello.txt >"${WORK}/cat.out" 2>"${WORK}/cat.err" || true
 	check "hadoop fs -cat prints the file and nothing else (no JNI banner)" cmp "${WORK}/cat.out" "${WORK}/volumes/tmp/hello.txt"
+
+	echo "== HDFS: a NameNode and a DataNode"
+	# Their own configuration directory, in the writable /tmp: the operator's files
+	# name no HDFS. HDFS's defaults otherwise, on loopback.
+	hdfs_conf="${WORK}/volumes/tmp/hdfs-conf"
+	mkdir -p "${hdfs_conf}"
+	cp "${WORK}/conf/hadoop-env.sh" "${R}/opt/hadoop/etc/hadoop/log4j.properties" "${hdfs_conf}/"
+	cat >"${hdfs_conf}/core-site.xml" <<-'XML'
+		<configuration>
+		  <property><name>fs.defaultFS</name><value>hdfs://127.0.0.1:8020</value></property>
+		</configuration>
+	XML
+	cat >"${hdfs_conf}/hdfs-site.xml" <<-'XML'
+		<configuration>
+		  <property><name>dfs.namenode.name.dir</name><value>file:///tmp/hdfs/name</value></property>
+		  <property><name>dfs.datanode.data.dir</name><value>file:///tmp/hdfs/data</value></property>
+		  <property><name>dfs.namenode.http-address</name><value>127.0.0.1:9870</value></property>
+		  <property><name>dfs.datanode.address</name><value>127.0.0.1:9866</value></property>
+		  <property><name>dfs.datanode.http.address</name><value>127.0.0.1:9864</value></property>
+		  <property><name>dfs.datanode.ipc.address</name><value>127.0.0.1:9867</value></property>
+		  <property><name>dfs.replication</name><value>1</value></property>
+		</configuration>
+	XML
+	chown -R 1000:1000 "${hdfs_conf}"
+	in_hdfs() { in_image HADOOP_CONF_DIR=/tmp/hdfs-conf "$@"; }
+	format() { in_hdfs hdfs namenode -format -nonInteractive -clusterid image-test >"${WORK}/namenode-format.log" 2>&1; }
+	check "hdfs namenode -format" format
+	start namenode HADOOP_CONF_DIR=/tmp/hdfs-conf HADOOP_HEAPSIZE_MAX=256 hdfs namenode
+	# /isActive answers 200 only with the web application, which Maven Central's
+	# hadoop-hdfs jar leaves out (pom.xml).
+	check "NameNode serves /isActive on 9870" serves namenode 9870 /isActive
+	check "NameNode logs to standard output" grep -q 'NameNode' "${WORK}/namenode.log"
+	start datanode HADOOP_CONF_DIR=/tmp/hdfs-conf HADOOP_HEAPSIZE_MAX=256 hdfs datanode
+	check "DataNode serves its web application on 9864" serves datanode 9864 /datanode.html
+	live=0
+	for ((i = 0; i < 60; i++)); do
+		if IMAGE_TIMEOUT=30 in_hdfs hdfs dfsadmin -report 2>/dev/null | grep -q '^Live datanodes (1)'; then
+			live=1
+			break
+		fi
+		sleep 1
+	done
+	check "hdfs dfsadmin -report counts one live DataNode" test "${live}" = 1
+	# The bean appears a moment after /isActive answers, once the NameNode has started.
+	nn_active() { curl -fsS 'http://127.0.0.1:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeStatus' | grep -q '"State" : "active"'; }
+	check "NameNode's JMX says State active" nn_active
+	check "hdfs dfs -put" in_hdfs hdfs dfs -put /tmp/hello.txt /hello.txt 2>"${WORK}/hdfs-put.err"
+	in_hdfs hdfs dfs -cat /hello.txt >"${WORK}/hdfs-cat.out" 2>/dev/null || true
+	check "hdfs dfs -cat prints the file" cmp "${WORK}/hdfs-cat.out" "${WORK}/volumes/tmp/hello.txt"
+	check "hdfs getconf -confKey dfs.replication" test "$(in_hdfs hdfs getconf -confKey dfs.replication 2>/dev/null)" = 1
+	check "DataNode stops on SIGTERM" stopped datanode 60
+	check "NameNode stops on SIGTERM" stopped namenode 60
 
 	echo "== daemons"
 	start resourcemanager /opt/hadoop-ceph/bin/start-resourcemanager

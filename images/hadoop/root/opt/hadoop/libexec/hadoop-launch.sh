@@ -1,9 +1,9 @@
 # shellcheck shell=bash
-# Sourced by bin/hadoop, bin/yarn and bin/mapred. Maven Central has Hadoop's jars but
-# not the shell scripts of its binary distribution, so this gives a JVM what those
-# scripts would: the configuration (hadoop-env.sh included), the class path, the heap,
-# HADOOP_OPTS and the log settings. Only the variables below are read; a daemon always
-# runs in the foreground and logs to the console.
+# Sourced by bin/hadoop, bin/hdfs, bin/yarn and bin/mapred. Maven Central has Hadoop's
+# jars but not the shell scripts of its binary distribution, so this gives a JVM what
+# those scripts would: the configuration (hadoop-env.sh included), the class path, the
+# heap, HADOOP_OPTS and the log settings. Only the variables below are read; a daemon
+# always runs in the foreground and logs to the console.
 
 export HADOOP_HOME="${HADOOP_HOME:-/opt/hadoop}"
 export HADOOP_CONF_DIR="${HADOOP_CONF_DIR:-${HADOOP_HOME}/etc/hadoop}"
