@@ -102,12 +102,7 @@ var _ = Describe("StorageBackend on HDFS", Label("envtest"), func() {
 	It("asks the NameNode given by address and renders a client ConfigMap with its replication", func() {
 		ns := createNamespace("hdfs")
 		nn := newNameNodeWeb("active", "2")
-		sb := &v1alpha1.StorageBackend{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "baseline"},
-			Spec:       v1alpha1.StorageBackendSpec{HDFS: &v1alpha1.HDFSSpec{NameNodes: []v1alpha1.HDFSNameNode{nn.nameNode()}}},
-		}
-		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
-		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		sb := readyHDFSBackend(ns, "baseline", nn)
 
 		got := fresh(sb)(Default)
 		Expect(got.Status.Mode).To(Equal(v1alpha1.StorageBackendModeHDFS))
@@ -205,12 +200,7 @@ var _ = Describe("StorageBackend on HDFS", Label("envtest"), func() {
 	It("gives a HadoopCluster on it HDFS as its default file system and no Ceph client", func() {
 		ns := createNamespace("hdfs")
 		nn := newNameNodeWeb("active", "3")
-		sb := &v1alpha1.StorageBackend{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "baseline"},
-			Spec:       v1alpha1.StorageBackendSpec{HDFS: &v1alpha1.HDFSSpec{NameNodes: []v1alpha1.HDFSNameNode{nn.nameNode()}}},
-		}
-		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
-		Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+		sb := readyHDFSBackend(ns, "baseline", nn)
 
 		hc := createCluster(ns, "on-hdfs", "baseline")
 		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
@@ -252,6 +242,18 @@ var _ = Describe("StorageBackend on HDFS", Label("envtest"), func() {
 		}).ShouldNot(Equal(configHash))
 	})
 })
+
+// readyHDFSBackend is an HDFS StorageBackend on the NameNode nn, once Ready.
+func readyHDFSBackend(ns, name string, nn *nameNodeWeb) *v1alpha1.StorageBackend {
+	GinkgoHelper()
+	sb := &v1alpha1.StorageBackend{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec:       v1alpha1.StorageBackendSpec{HDFS: &v1alpha1.HDFSSpec{NameNodes: []v1alpha1.HDFSNameNode{nn.nameNode()}}},
+	}
+	Expect(k8sClient.Create(ctx, sb)).To(Succeed())
+	Eventually(condition(sb, v1alpha1.ConditionReady)).Should(Equal("True/Reconciled"))
+	return sb
+}
 
 func freshBackend(sb *v1alpha1.StorageBackend) *v1alpha1.StorageBackend {
 	return fresh(sb)(Default)
