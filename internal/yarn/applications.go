@@ -26,6 +26,15 @@ type Application struct {
 	// ResourceManager reports 0 to users its ACLs do not let view the application.
 	StartedTime  int64 `json:"startedTime"`
 	FinishedTime int64 `json:"finishedTime"`
+
+	// What a person looking at a running cluster asks besides: whose, where, how long
+	// and how big.
+	User              string `json:"user,omitempty"`
+	Queue             string `json:"queue,omitempty"`
+	ElapsedTime       int64  `json:"elapsedTime,omitempty"`
+	AllocatedMB       int64  `json:"allocatedMB,omitempty"`
+	AllocatedVCores   int32  `json:"allocatedVCores,omitempty"`
+	RunningContainers int32  `json:"runningContainers,omitempty"`
 }
 
 // HasTag reports whether the application carries tag, compared as YARN stores tags.

@@ -27,15 +27,19 @@ func TestDecodeApplications(t *testing.T) {
 		{"terasort-running.json", []Application{{
 			ID: "application_1795318800000_0002", Name: "TeraSort", State: "RUNNING", FinalStatus: "UNDEFINED",
 			Progress: 42.52, ApplicationTags: "sort-terasort-r1", StartedTime: 1795319765812,
+			User: "hadoop", Queue: "default", ElapsedTime: 61388, AllocatedMB: 14336, AllocatedVCores: 7, RunningContainers: 7,
 		}}},
 		{"grep-sorting.json", []Application{
 			{
 				ID: "application_1795318800000_0007", Name: "grep-search", State: "FINISHED", FinalStatus: "SUCCEEDED",
 				Progress: 100, ApplicationTags: "find-grep-r1", StartedTime: 1795319765812, FinishedTime: 1795319803517,
+				// A finished application's allocation is -1: it holds nothing.
+				User: "hadoop", Queue: "default", ElapsedTime: 37705, AllocatedMB: -1, AllocatedVCores: -1, RunningContainers: -1,
 			},
 			{
 				ID: "application_1795318800000_0008", Name: "grep-sort", State: "RUNNING", FinalStatus: "UNDEFINED",
 				Progress: 30.1, ApplicationTags: "find-grep-r1", StartedTime: 1795319804302,
+				User: "hadoop", Queue: "default", ElapsedTime: 6215, AllocatedMB: 4096, AllocatedVCores: 2, RunningContainers: 2,
 			},
 		}},
 	}

@@ -30,6 +30,17 @@ type Node struct {
 	State string `json:"state"`
 	// NumContainers are the containers running on the node.
 	NumContainers int32 `json:"numContainers"`
+
+	// The rest is what a person asks of a node: where it is, what it has, whether it
+	// is healthy.
+	HostName         string `json:"nodeHostName,omitempty"`
+	Rack             string `json:"rack,omitempty"`
+	UsedMemoryMB     int64  `json:"usedMemoryMB,omitempty"`
+	AvailMemoryMB    int64  `json:"availMemoryMB,omitempty"`
+	UsedVCores       int32  `json:"usedVirtualCores,omitempty"`
+	AvailVCores      int32  `json:"availableVirtualCores,omitempty"`
+	HealthReport     string `json:"healthReport,omitempty"`
+	LastHealthUpdate int64  `json:"lastHealthUpdate,omitempty"`
 }
 
 // Gone says whether the node runs nothing any more and never will: it was
