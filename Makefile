@@ -23,7 +23,7 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 ENVTEST_ASSETS := $(HCO_CACHE)/k8s/$(KUBERNETES_VERSION)
 
 # Packages whose tests need a kube-apiserver; the rest are plain unit tests.
-ENVTEST_PKGS := ./controllers/... ./api/...
+ENVTEST_PKGS := ./controllers/... ./api/... ./internal/plugin/...
 
 ##@ General
 
@@ -99,7 +99,7 @@ test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, 
 
 .PHONY: test-unit
 test-unit: ## Operator unit tests only (no API server, no chart).
-	go test -count=1 $$(go list ./... | grep -v -e '/controllers$$' -e /api/ -e /test/)
+	go test -count=1 $$(go list ./... | grep -v -e '/controllers$$' -e /api/ -e /test/ -e /internal/plugin)
 
 .PHONY: test-chart
 test-chart: manifests $(HELM) ## Helm chart: lint and rendered-template tests.
@@ -172,10 +172,10 @@ docker-build: ## Build the operator, Hadoop and Ceph images with a container eng
 E2E_LABEL_FILTER ?=
 
 .PHONY: e2e
-e2e: $(GINKGO) $(HELM) ## End-to-end suite on the local Kubernetes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
+e2e: $(GINKGO) $(HELM) plugin ## End-to-end suite on the local Kubernetes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
 	hack/local/up.sh
 	source hack/cluster/env.sh && export KUBECONFIG && \
-		KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
+		PATH=$(CURDIR)/bin:$$PATH KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
 		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' ./test/e2e
 
 ##@ Benchmarks
@@ -196,8 +196,16 @@ bench-cluster: ## TeraSort through a BenchmarkRun on the local cluster vs local-
 ##@ Build and run
 
 .PHONY: build
-build: generate ## Build the manager binary into bin/.
+build: generate plugin ## Build the manager binary and the kubectl plugin into bin/.
 	CGO_ENABLED=0 go build -trimpath -o bin/manager ./cmd
+
+.PHONY: plugin
+plugin: ## Build the kubectl plugin into bin/kubectl-hadoopceph (put bin/ on PATH for `kubectl hadoopceph`).
+	CGO_ENABLED=0 go build -trimpath -o bin/kubectl-hadoopceph ./cmd/kubectl-hadoopceph
+
+.PHONY: dist
+dist: manifests $(HELM) ## Package the chart and the kubectl plugin (linux and darwin, amd64 and arm64) into dist/.
+	HELM=$(HELM) hack/dist.sh
 
 .PHONY: run
 run: generate manifests ## Run the manager against the cluster of the current kubeconfig.

@@ -25,6 +25,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("YARN's queues", Label("external"), queueSpecs)
 	Context("benchmarks", Label("external"), benchmarkSpecs)
 	Context("CephFS against an existing HDFS", Label("external", "hdfs"), hdfsBaselineSpecs)
+	Context("kubectl hadoopceph", Label("external", "hdfs"), pluginSpecs)
 	Context("a NodeManager lost during a TeraSort", Label("external"), nodeLossSpecs)
 	Context("deleting the HadoopCluster", Label("external"), deletionSpecs)
 	Context("Rook installed while the operator runs", Label("rook"), rookInstallSpecs)

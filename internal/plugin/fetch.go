@@ -1,0 +1,46 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+)
+
+// splitName reads a RUN or CLUSTER argument: NAME in the namespace of -n, or
+// NAMESPACE/NAME, since the runs a user compares may be in different namespaces.
+func splitName(arg, namespace string) (client.ObjectKey, error) {
+	parts := strings.Split(arg, "/")
+	switch {
+	case len(parts) == 1 && parts[0] != "":
+		return client.ObjectKey{Namespace: namespace, Name: parts[0]}, nil
+	case len(parts) == 2 && parts[0] != "" && parts[1] != "":
+		return client.ObjectKey{Namespace: parts[0], Name: parts[1]}, nil
+	}
+	return client.ObjectKey{}, fmt.Errorf("%q: name a resource as NAME or NAMESPACE/NAME", arg)
+}
+
+// getRuns reads the named BenchmarkRuns in the order given, which is the order the
+// comparisons keep.
+func getRuns(ctx context.Context, c client.Client, namespace string, args []string) ([]v1alpha1.BenchmarkRun, error) {
+	runs := make([]v1alpha1.BenchmarkRun, 0, len(args))
+	for _, arg := range args {
+		key, err := splitName(arg, namespace)
+		if err != nil {
+			return nil, err
+		}
+		var run v1alpha1.BenchmarkRun
+		if err := c.Get(ctx, key, &run); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil, fmt.Errorf("BenchmarkRun %s not found", key)
+			}
+			return nil, fmt.Errorf("reading BenchmarkRun %s: %w", key, err)
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
+)
+
+// notes say what the figures do not show by themselves: fewer repetitions than a run
+// asked for, stages the total leaves out, and parameters that could not be compared,
+// which the operator accepts for a baseline too.
+func notes(runs []v1alpha1.BenchmarkRun, labels []string, order, common []v1alpha1.BenchmarkStage, comparabilities []benchmark.Comparability) []string {
+	var out []string
+	for i := range runs {
+		run := &runs[i]
+		planned := max(run.Spec.Repetitions, 1)
+		if got := run.Status.Summary.Repetitions; got < planned {
+			out = append(out, fmt.Sprintf("%s: %d of %d repetitions measured every stage; its medians and spreads are of those.", labels[i], got, planned))
+		}
+	}
+	for _, stage := range order {
+		if slices.Contains(common, stage) {
+			continue
+		}
+		var missing []string
+		for i := range runs {
+			if summaryOf(&runs[i], stage) == nil {
+				missing = append(missing, labels[i])
+			}
+		}
+		out = append(out, fmt.Sprintf("%s was not measured by %s; the total leaves it out.", stage, strings.Join(missing, ", ")))
+	}
+	for i, c := range comparabilities {
+		if len(c.Unknown) == 0 {
+			continue
+		}
+		verb := "has"
+		if len(c.Unrecorded) > 1 {
+			verb = "have"
+		}
+		out = append(out, fmt.Sprintf("%s was compared with %s without %s: %s %s no status.setup.",
+			labels[i], labels[0], strings.Join(c.Unknown, ", "), strings.Join(c.Unrecorded, " and "), verb))
+	}
+	return out
+}
