@@ -2,10 +2,12 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -18,6 +20,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	hadoopv1alpha1 "github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -31,6 +34,12 @@ func main() {
 		rookNamespaces  string
 	)
 	flag.StringVar(&cfg.metricsAddr, "metrics-bind-address", ":8080", "Address the Prometheus metrics endpoint binds to; 0 disables it.")
+	flag.BoolVar(&cfg.metricsSecure, "metrics-secure", true,
+		"Serve the metrics endpoint over HTTPS and answer only requests whose bearer token the API server authenticates (TokenReview) "+
+			"and authorizes to get /metrics (SubjectAccessReview); false serves plain HTTP to anyone who can reach the port.")
+	flag.StringVar(&cfg.metricsCertDir, "metrics-cert-dir", "",
+		"Directory with the HTTPS metrics endpoint's certificate and key, tls.crt and tls.key, reloaded when they change. "+
+			"Empty means a self-signed certificate made at start.")
 	flag.StringVar(&cfg.probeAddr, "health-probe-bind-address", ":8081", "Address the /healthz and /readyz probes bind to.")
 	flag.BoolVar(&cfg.leaderElect, "leader-elect", false, "Elect a leader so that only one of several replicas reconciles.")
 	flag.StringVar(&watchNamespaces, "watch-namespaces", "",
@@ -73,6 +82,8 @@ func main() {
 // config is the manager's command line.
 type config struct {
 	metricsAddr     string
+	metricsSecure   bool
+	metricsCertDir  string
 	probeAddr       string
 	leaderElect     bool
 	watchNamespaces []string
@@ -109,15 +120,57 @@ func managerOptions(cfg config) (ctrl.Options, controllers.Options, error) {
 	if err != nil {
 		return ctrl.Options{}, controllers.Options{}, fmt.Errorf("building the cache options: %w", err)
 	}
+	metricsOpts, err := metricsOptions(cfg)
+	if err != nil {
+		return ctrl.Options{}, controllers.Options{}, err
+	}
 	return ctrl.Options{
 		Scheme:                 newScheme(),
 		Cache:                  cacheOpts,
-		Metrics:                metricsserver.Options{BindAddress: cfg.metricsAddr},
+		Metrics:                metricsOpts,
 		HealthProbeBindAddress: cfg.probeAddr,
 		LeaderElection:         cfg.leaderElect,
 		LeaderElectionID:       "hadoop-ceph-operator.hadoopceph.io",
 	}, opts, nil
 }
+
+// metricsOptions are the metrics server's options for cfg. Over HTTPS a scraper
+// presents a bearer token, such as its ServiceAccount's, which the API server
+// authenticates and authorizes: a ClusterRole that grants get on the non-resource URL
+// /metrics is all it needs, and nobody without one reads the names and state of the
+// operator's objects.
+func metricsOptions(cfg config) (metricsserver.Options, error) {
+	opts := metricsserver.Options{BindAddress: cfg.metricsAddr}
+	if !cfg.metricsSecure {
+		if cfg.metricsCertDir != "" {
+			return metricsserver.Options{}, errors.New("--metrics-cert-dir needs --metrics-secure")
+		}
+		return opts, nil
+	}
+	opts.SecureServing = true
+	opts.FilterProvider = filters.WithAuthenticationAndAuthorization
+	// HTTP/2's stream resets let a client that cannot authenticate still keep the
+	// server busy (CVE-2023-44487, CVE-2023-39325); a scrape needs none of HTTP/2.
+	opts.TLSOpts = []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }}
+	if cfg.metricsCertDir != "" {
+		// controller-runtime falls back to a self-signed certificate when the files
+		// are missing: a mount that went wrong must not pass unnoticed.
+		for _, name := range []string{metricsCertName, metricsKeyName} {
+			if _, err := os.Stat(filepath.Join(cfg.metricsCertDir, name)); err != nil {
+				return metricsserver.Options{}, fmt.Errorf("--metrics-cert-dir: %w", err)
+			}
+		}
+		opts.CertDir, opts.CertName, opts.KeyName = cfg.metricsCertDir, metricsCertName, metricsKeyName
+	}
+	return opts, nil
+}
+
+// The names of a kubernetes.io/tls Secret's keys, so that one mounts as the
+// certificate directory.
+const (
+	metricsCertName = "tls.crt"
+	metricsKeyName  = "tls.key"
+)
 
 func run(cfg config) error {
 	mgrOpts, opts, err := managerOptions(cfg)

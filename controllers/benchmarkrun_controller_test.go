@@ -1,11 +1,8 @@
 package controllers
 
 import (
-	"fmt"
 	"strconv"
 	"time"
-
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -353,31 +350,4 @@ func expectBuilderJob(run *v1alpha1.BenchmarkRun, hc *v1alpha1.HadoopCluster, jo
 	Expect(got.Image).To(Equal(wanted.Image))
 	Expect(got.Command).To(Equal(wanted.Command))
 	Expect(got.Args).To(Equal(wanted.Args))
-}
-
-// gauge reads a gauge the operator publishes, as a scrape of its metrics would.
-func gauge(name string, labels map[string]string) float64 {
-	GinkgoHelper()
-	families, err := metrics.Registry.Gather()
-	Expect(err).NotTo(HaveOccurred())
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-	metric:
-		for _, m := range f.GetMetric() {
-			got := map[string]string{}
-			for _, l := range m.GetLabel() {
-				got[l.GetName()] = l.GetValue()
-			}
-			for k, v := range labels {
-				if got[k] != v {
-					continue metric
-				}
-			}
-			return m.GetGauge().GetValue()
-		}
-	}
-	Fail(fmt.Sprintf("no gauge %s with labels %v", name, labels))
-	return 0
 }

@@ -93,6 +93,11 @@ func operatorJobSelector() (labels.Selector, error) {
 // Prometheus Operator was installed after it started (see lifecycle.OptionalAPIWatcher).
 var ErrOptionalAPIInstalled = lifecycle.ErrOptionalAPIInstalled
 
+// The manager's HTTPS /metrics endpoint (cmd/main.go) asks the API server whose bearer
+// token a scrape carries, and whether that user may get /metrics.
+// +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
+// +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create
+
 // SetupWithManager registers every reconciler and the field indexes they share.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := indexes.Setup(context.Background(), mgr.GetFieldIndexer(), opts.RookNamespace); err != nil {

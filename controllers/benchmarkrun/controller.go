@@ -8,6 +8,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	batchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -62,7 +63,8 @@ type Reconciler struct {
 
 // Reconcile runs one pass: admission (baseline workload, cluster, queue) and the next
 // stage while the run is unfinished, then the summary, the baseline comparison and
-// the metrics, and a status patch written at the end whatever happened.
+// the metrics, and a status patch written at the end whatever happened. The phase
+// gauge follows the status the API server holds; a deleted run's series go with it.
 //
 // There is no finalizer: the stage Jobs carry owner references and go with the run.
 // BenchmarkRuns have no spec.paused: a run that should not start is deleted instead,
@@ -70,8 +72,12 @@ type Reconciler struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	run := &v1alpha1.BenchmarkRun{}
 	if err := r.Get(ctx, req.NamespacedName, run); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		if apierrors.IsNotFound(err) {
+			return ctrl.Result{}, r.forgetRun(ctx, req.NamespacedName)
+		}
+		return ctrl.Result{}, err
 	}
+	recordPhase(run)
 	if !run.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
 	}
@@ -125,6 +131,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr e
 	p.summarize()
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.run, old, *st)
 	if o == lifecycle.Patched {
+		recordPhase(p.run)
 		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.run, old.Conditions, st.Conditions, runTransitions)
 	}
 	return o, err

@@ -66,7 +66,8 @@ type Reconciler struct {
 
 // Reconcile runs one pass: pause, then the phases in dependency order (storage,
 // network, children, components, and the NodeManagers' YARN hosts and metrics, on
-// which nothing depends), and a status patch written at the end whatever happened.
+// which nothing depends), and a status patch written at the end whatever happened. The
+// Ready gauge follows the status the API server holds, and goes with the cluster.
 //
 // There is no finalizer: every child carries an owner reference, so garbage collection
 // removes them with the cluster, and nothing else is the cluster's to delete. Its
@@ -76,9 +77,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	if err := r.Get(ctx, req.NamespacedName, hc); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.applied.forget(req.NamespacedName)
+			forgetReadiness(req.NamespacedName)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	recordReadiness(hc)
 	if !hc.DeletionTimestamp.IsZero() {
 		r.applied.forget(req.NamespacedName)
 		return ctrl.Result{}, nil
@@ -150,6 +153,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileE
 	summarizeCluster(p)
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.hc, old, *st)
 	if o == lifecycle.Patched {
+		recordReadiness(p.hc)
 		r.recordClusterChanges(p, old, *st)
 	}
 	return o, err

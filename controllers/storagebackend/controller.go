@@ -8,6 +8,7 @@ import (
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -62,12 +63,17 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and
-// a status patch written at the end whatever happened.
+// a status patch written at the end whatever happened. The Ready gauge follows the
+// status the API server holds, and goes with the backend.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
 	sb := &v1alpha1.StorageBackend{}
 	if err := r.Get(ctx, req.NamespacedName, sb); err != nil {
+		if apierrors.IsNotFound(err) {
+			forgetReadiness(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	recordReadiness(sb)
 	if sb.Spec.Paused {
 		o, err := lifecycle.Paused(ctx, r.Client, lifecycle.Events{Recorder: r.Recorder}, sb, &sb.Status.Conditions, sb.Generation)
 		return lifecycle.Requeue(o, err), err
@@ -125,6 +131,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *pass, reconcileErr erro
 	}
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.sb, old, *st)
 	if o == lifecycle.Patched {
+		recordReadiness(p.sb)
 		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.sb, old.Conditions, st.Conditions, transitions)
 	}
 	return o, err

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -24,6 +25,11 @@ func TestLint(t *testing.T) {
 		"default values":     nil,
 		"watched namespaces": {"--values", watchedValues},
 		"dashboards":         {"--set", "dashboards.enabled=true"},
+		"monitoring with a certificate": {
+			"--set", "metrics.certSecret=operator-metrics-cert", "--set", "metrics.serviceMonitor.enabled=true",
+			"--set", "metrics.serviceMonitor.ca.secret.name=operator-metrics-cert", "--set", "metrics.serviceMonitor.ca.secret.key=ca.crt",
+			"--set", "metrics.prometheusRule.enabled=true",
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if out, err := helm(t, append([]string{"lint", "--strict", chartDir()}, args...)...); err != nil {
@@ -120,12 +126,12 @@ func TestDeploymentArgs(t *testing.T) {
 	}{{
 		name: "defaults",
 		want: []string{
-			"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080", "--leader-elect",
+			"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080", "--metrics-secure=true", "--leader-elect",
 			"--rook-namespace=rook-ceph", "--hadoop-image=" + defaultHadoopImage,
 			"--operator-namespace=" + namespace,
 			"--operator-pod-selector=app.kubernetes.io/name=hadoop-ceph-operator,app.kubernetes.io/instance=" + release,
 		},
-		missing: []string{"--watch-namespaces", "--rook-namespaces"},
+		missing: []string{"--watch-namespaces", "--rook-namespaces", "--metrics-cert-dir"},
 	}, {
 		name: "watched namespaces, two replicas without leaderElection.enabled",
 		args: []string{"--values", watchedValues},
@@ -146,7 +152,15 @@ func TestDeploymentArgs(t *testing.T) {
 		name:    "metrics off",
 		args:    []string{"--set", "metrics.enabled=false"},
 		want:    []string{"--metrics-bind-address=0"},
-		missing: []string{"--metrics-bind-address=:"},
+		missing: []string{"--metrics-bind-address=:", "--metrics-secure"},
+	}, {
+		name: "plain HTTP metrics",
+		args: []string{"--set", "metrics.secure=false"},
+		want: []string{"--metrics-bind-address=:8080", "--metrics-secure=false"},
+	}, {
+		name: "a metrics certificate",
+		args: []string{"--set", "metrics.certSecret=operator-metrics-cert"},
+		want: []string{"--metrics-secure=true", "--metrics-cert-dir=/etc/hadoop-ceph-operator/metrics-cert"},
 	}, {
 		name: "other ports",
 		args: []string{"--set", "metrics.port=9443", "--set", "healthProbe.port=9444"},
@@ -323,7 +337,12 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("ServiceMonitor %s with labels %v, want monitoring.coreos.com/v1 with release=prometheus", sm.GetAPIVersion(), sm.GetLabels())
 		}
 		endpoints, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
-		if diff := cmp.Diff([]any{map[string]any{"port": "metrics", "path": "/metrics", "interval": "30s"}}, endpoints); diff != "" {
+		want := []any{map[string]any{
+			"port": "metrics", "path": "/metrics", "interval": "30s", "scheme": "https",
+			"bearerTokenFile": "/var/run/secrets/kubernetes.io/serviceaccount/token",
+			"tlsConfig":       map[string]any{"insecureSkipVerify": true},
+		}}
+		if diff := cmp.Diff(want, endpoints); diff != "" {
 			t.Errorf("endpoints (-want +got):\n%s", diff)
 		}
 		selector, _, _ := unstructured.NestedStringMap(sm.Object, "spec", "selector", "matchLabels")
@@ -334,10 +353,56 @@ func TestMetrics(t *testing.T) {
 			}
 		}
 	})
+	t.Run("HTTPS with a certificate Prometheus checks", func(t *testing.T) {
+		ms := render(t, "--set", "metrics.certSecret=operator-metrics-cert", "--set", "metrics.serviceMonitor.enabled=true",
+			"--set", "metrics.serviceMonitor.ca.secret.name=operator-metrics-cert", "--set", "metrics.serviceMonitor.ca.secret.key=ca.crt")
+		pod := deployment(t, ms).Spec.Template.Spec
+		wantVolumes := []corev1.Volume{{Name: "metrics-cert", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "operator-metrics-cert"}}}}
+		if diff := cmp.Diff(wantVolumes, pod.Volumes); diff != "" {
+			t.Errorf("volumes (-want +got):\n%s", diff)
+		}
+		wantMounts := []corev1.VolumeMount{{Name: "metrics-cert", MountPath: "/etc/hadoop-ceph-operator/metrics-cert", ReadOnly: true}}
+		if diff := cmp.Diff(wantMounts, manager(t, ms).VolumeMounts); diff != "" {
+			t.Errorf("volume mounts (-want +got):\n%s", diff)
+		}
+		sm := get[unstructured.Unstructured](t, ms, "ServiceMonitor", namespace, fullname)
+		endpoints, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
+		want := map[string]any{
+			"ca":         map[string]any{"secret": map[string]any{"name": "operator-metrics-cert", "key": "ca.crt"}},
+			"serverName": fullname + "-metrics." + namespace + ".svc",
+		}
+		if diff := cmp.Diff(want, endpoints[0].(map[string]any)["tlsConfig"]); diff != "" {
+			t.Errorf("tlsConfig (-want +got):\n%s", diff)
+		}
+		_, err := helm(t, templateArgs(chartDir(), "--set", "metrics.certSecret=operator-metrics-cert", "--set", "metrics.secure=false")...)
+		if err == nil || !strings.Contains(err.Error(), "metrics.certSecret needs metrics.secure") {
+			t.Errorf("a certificate for plain HTTP: got %v, want a refusal", err)
+		}
+	})
+	t.Run("plain HTTP for anyone", func(t *testing.T) {
+		ms := render(t, "--set", "metrics.secure=false", "--set", "metrics.serviceMonitor.enabled=true")
+		sm := get[unstructured.Unstructured](t, ms, "ServiceMonitor", namespace, fullname)
+		endpoints, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
+		if diff := cmp.Diff([]any{map[string]any{"port": "metrics", "path": "/metrics"}}, endpoints); diff != "" {
+			t.Errorf("endpoints (-want +got):\n%s", diff)
+		}
+		if r := ms.find("ClusterRole", "", fullname+"-metrics-reader"); r != nil {
+			t.Error("a metrics reader ClusterRole for an endpoint that reads no token")
+		}
+	})
+	t.Run("a ClusterRole for scrapers", func(t *testing.T) {
+		role := get[rbacv1.ClusterRole](t, render(t), "ClusterRole", "", fullname+"-metrics-reader")
+		if diff := cmp.Diff([]rbacv1.PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}, role.Rules); diff != "" {
+			t.Errorf("rules (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("nothing when disabled", func(t *testing.T) {
 		ms := render(t, "--set", "metrics.enabled=false")
 		if svc := ms.all("Service"); len(svc) != 0 {
 			t.Errorf("rendered %s with metrics.enabled=false", svc)
+		}
+		if r := ms.find("ClusterRole", "", fullname+"-metrics-reader"); r != nil {
+			t.Error("rendered a metrics reader ClusterRole with metrics.enabled=false")
 		}
 		if slices.ContainsFunc(manager(t, ms).Ports, func(p corev1.ContainerPort) bool { return p.Name == "metrics" }) {
 			t.Error("the manager exposes a metrics port with metrics.enabled=false")
@@ -373,6 +438,14 @@ func TestSchemaRefusesBadValues(t *testing.T) {
 		"dashboard label number": {[]string{"--set", "dashboards.labels.grafana_dashboard=1"}, "at '/dashboards/labels/grafana_dashboard': got number, want string"},
 		"dashboards namespace":   {[]string{"--set", "dashboards.namespace=Monitoring"}, "at '/dashboards/namespace'"},
 		"unknown dashboards key": {[]string{"--set", "dashboards.folder=Hadoop"}, "at '/dashboards': additional properties 'folder' not allowed"},
+		"secure as string":       {[]string{"--set-string", "metrics.secure=true"}, "at '/metrics/secure': got string, want boolean"},
+		"certificate Secret":     {[]string{"--set", "metrics.certSecret=Metrics_Cert"}, "at '/metrics/certSecret'"},
+		"CA in two places": {[]string{"--set", "metrics.serviceMonitor.ca.secret.name=a", "--set", "metrics.serviceMonitor.ca.secret.key=ca.crt",
+			"--set", "metrics.serviceMonitor.ca.configMap.name=b", "--set", "metrics.serviceMonitor.ca.configMap.key=ca.crt"}, "at '/metrics/serviceMonitor/ca'"},
+		"CA without key":    {[]string{"--set", "metrics.serviceMonitor.ca.secret.name=a"}, "at '/metrics/serviceMonitor/ca/secret'"},
+		"alert duration":    {[]string{"--set", "metrics.prometheusRule.alerts.hadoopClusterNotReady.for=10 minutes"}, "at '/metrics/prometheusRule/alerts/hadoopClusterNotReady/for'"},
+		"unknown alert":     {[]string{"--set", "metrics.prometheusRule.alerts.clusterDown.for=5m"}, "at '/metrics/prometheusRule/alerts': additional properties 'clusterDown' not allowed"},
+		"rule label number": {[]string{"--set", "metrics.prometheusRule.labels.release=1"}, "at '/metrics/prometheusRule/labels/release': got number, want string"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, cmd := range []string{"template", "lint"} {
@@ -473,7 +546,8 @@ func TestNotes(t *testing.T) {
 		want, avoid []string
 	}{
 		"defaults": {
-			want: []string{"in every namespace", "StorageBackend", "HadoopCluster", "BenchmarkRun", "kubectl get -n <namespace> storagebackends,hadoopclusters,benchmarkruns", "rollout status deployment/" + fullname},
+			want: []string{"in every namespace", "StorageBackend", "HadoopCluster", "BenchmarkRun", "kubectl get -n <namespace> storagebackends,hadoopclusters,benchmarkruns", "rollout status deployment/" + fullname,
+				"Metrics: https://" + fullname + "-metrics." + namespace + ".svc:8080/metrics", "ClusterRole " + fullname + "-metrics-reader"},
 			// The project has no public address: NOTES point at paths of its repository.
 			avoid: []string{"WARNING", "github.com"},
 		},
@@ -484,6 +558,11 @@ func TestNotes(t *testing.T) {
 		"watched namespaces": {
 			args: []string{"--values", watchedValues},
 			want: []string{"in: team-a, team-b.", "Rook's objects in: rook-ceph, rook-archive."},
+		},
+		"plain HTTP metrics": {
+			args:  []string{"--set", "metrics.secure=false"},
+			want:  []string{"Metrics: http://" + fullname + "-metrics." + namespace + ".svc:8080/metrics"},
+			avoid: []string{"metrics-reader"},
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

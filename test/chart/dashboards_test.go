@@ -54,19 +54,26 @@ func TestDashboards(t *testing.T) {
 		if len(cm.Annotations) != 0 {
 			t.Errorf("annotations %v without dashboards.annotations", cm.Annotations)
 		}
-		// Byte for byte: the sidecar writes the value to a file Grafana provisions.
-		if diff := cmp.Diff(files["yarn.json"], cm.Data["yarn.json"]); diff != "" {
-			t.Errorf("yarn.json differs from files/dashboards/yarn.json (-file +ConfigMap):\n%s", diff)
-		}
-		var d struct {
-			UID   string `json:"uid"`
-			Title string `json:"title"`
-		}
-		if err := json.Unmarshal([]byte(cm.Data["yarn.json"]), &d); err != nil {
-			t.Fatalf("yarn.json is not JSON: %v", err)
-		}
-		if d.UID != "hadoopceph-yarn" || d.Title != "Hadoop on Ceph / YARN" {
-			t.Errorf("uid %q, title %q; want hadoopceph-yarn, Hadoop on Ceph / YARN", d.UID, d.Title)
+		for file, want := range map[string][2]string{
+			"yarn.json":     {"hadoopceph-yarn", "Hadoop on Ceph / YARN"},
+			"operator.json": {"hadoopceph-operator", "Hadoop on Ceph / Operator"},
+		} {
+			name := strings.TrimSuffix(file, ".json")
+			data := get[corev1.ConfigMap](t, ms, "ConfigMap", namespace, fullname+"-dashboard-"+name).Data[file]
+			// Byte for byte: the sidecar writes the value to a file Grafana provisions.
+			if diff := cmp.Diff(files[file], data); diff != "" {
+				t.Errorf("%s differs from files/dashboards/%s (-file +ConfigMap):\n%s", file, file, diff)
+			}
+			var d struct {
+				UID   string `json:"uid"`
+				Title string `json:"title"`
+			}
+			if err := json.Unmarshal([]byte(data), &d); err != nil {
+				t.Fatalf("%s is not JSON: %v", file, err)
+			}
+			if d.UID != want[0] || d.Title != want[1] {
+				t.Errorf("%s: uid %q, title %q; want %s, %s", file, d.UID, d.Title, want[0], want[1])
+			}
 		}
 	})
 

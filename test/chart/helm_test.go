@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +144,16 @@ func decodeAs[T any](t *testing.T, m manifest) *T {
 		t.Fatalf("%s %s/%s: %v\n%s", m.Kind, m.Namespace, m.Name, err, m.raw)
 	}
 	return obj
+}
+
+// names returns the manifests' names, sorted.
+func (ms manifests) names() []string {
+	out := make([]string, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, m.Name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (ms manifests) String() string {

@@ -15,8 +15,9 @@ import (
 // placed here, and a cluster-scoped one also in the chart's managerRules helper, or
 // the chart would grant it in Roles, where it has no effect.
 var (
-	clusterScoped = sets.New("/namespaces", "/nodes")
-	namespaced    = sets.New(
+	clusterScoped = sets.New("/namespaces", "/nodes",
+		"authentication.k8s.io/tokenreviews", "authorization.k8s.io/subjectaccessreviews")
+	namespaced = sets.New(
 		"/configmaps", "/pods", "/secrets", "/serviceaccounts", "/services",
 		"apps/statefulsets", "batch/jobs", "events.k8s.io/events", "policy/poddisruptionbudgets",
 		"ceph.rook.io/cephclients", "ceph.rook.io/cephclusters", "ceph.rook.io/cephfilesystems",
@@ -83,8 +84,8 @@ func TestClusterWideRBAC(t *testing.T) {
 	if diff := cmp.Diff(generated(t), role.Rules); diff != "" {
 		t.Errorf("ClusterRole rules differ from config/rbac/role.yaml (-generated +chart); run hack/sync-chart.sh:\n%s", diff)
 	}
-	if n := len(ms.all("ClusterRole")); n != 1 {
-		t.Errorf("rendered %d ClusterRoles, want 1", n)
+	if diff := cmp.Diff([]string{fullname + "-manager", fullname + "-metrics-reader"}, ms.all("ClusterRole").names()); diff != "" {
+		t.Errorf("ClusterRoles (-want +got):\n%s", diff)
 	}
 	expectBound(t, ms, "ClusterRoleBinding", "", fullname+"-manager", "ClusterRole")
 	if roles := ms.all("Role"); len(roles) != 1 || roles[0].Name != fullname+"-leader-election" {
@@ -113,9 +114,8 @@ func TestWatchedNamespacesRBAC(t *testing.T) {
 			ms := render(t, c.args...)
 			all := permissions(t, generated(t))
 
-			roles := ms.all("ClusterRole")
-			if len(roles) != 1 || roles[0].Name != fullname+"-manager-cluster" {
-				t.Fatalf("rendered ClusterRoles %s, want only %s-manager-cluster", roles, fullname)
+			if diff := cmp.Diff([]string{fullname + "-manager-cluster", fullname + "-metrics-reader"}, ms.all("ClusterRole").names()); diff != "" {
+				t.Fatalf("ClusterRoles (-want +got):\n%s", diff)
 			}
 			cluster := permissions(t, get[rbacv1.ClusterRole](t, ms, "ClusterRole", "", fullname+"-manager-cluster").Rules)
 			want := filter(all, func(p permission) bool { return clusterScoped.Has(p.kind()) })

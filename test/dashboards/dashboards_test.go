@@ -41,15 +41,55 @@ func capturedMetrics(t *testing.T) map[string][]string {
 	return captures
 }
 
-// Every metric a dashboard queries is one Hadoop 3.4's daemons expose: a metric renamed
-// in a Hadoop upgrade, or misspelt in a dashboard, fails here instead of leaving an
-// empty panel.
-func TestDashboardMetricsAreExposed(t *testing.T) {
-	captures := capturedMetrics(t)
-	var exposed [][]string
-	for _, names := range captures {
-		exposed = append(exposed, names)
+// scope is what one dashboard reads and shows.
+type scope struct {
+	// exposed are the names of the metrics it may query.
+	exposed func(t *testing.T) [][]string
+	// variables are its first variables, as type and name.
+	variables []string
+	// matchers are in every selector of every panel, so that a panel shows only what
+	// the variables chose.
+	matchers []string
+}
+
+// scopes are the chart's dashboards. The YARN dashboard shows one HadoopCluster,
+// chosen with the namespace and hadoop_cluster variables that the PodMonitors'
+// relabelings fill, from Hadoop's daemons; the operator's shows one installation of
+// the operator, chosen by its scrape job, from the operator's /metrics. Each reads a
+// Prometheus chosen with the datasource variable, so it works with any Prometheus
+// whatever its data source is called.
+var scopes = map[string]scope{
+	"yarn.json": {
+		exposed: func(t *testing.T) [][]string {
+			var exposed [][]string
+			for _, names := range capturedMetrics(t) {
+				exposed = append(exposed, names)
+			}
+			return exposed
+		},
+		variables: []string{"datasource datasource", "query namespace", "query hadoop_cluster"},
+		matchers:  []string{`namespace="$namespace"`, `hadoop_cluster="$hadoop_cluster"`},
+	},
+	"operator.json": {
+		exposed:   func(t *testing.T) [][]string { return [][]string{Names(operatorMetrics(t))} },
+		variables: []string{"datasource datasource", "query job"},
+		matchers:  []string{`job="$job"`},
+	},
+}
+
+func scopeOf(t *testing.T, file string) scope {
+	t.Helper()
+	s, ok := scopes[filepath.Base(file)]
+	if !ok {
+		t.Fatalf("%s: give it a scope in dashboards_test.go: the metrics it reads and the variables it shows them by", filepath.Base(file))
 	}
+	return s
+}
+
+// Every metric a dashboard queries is one its source exposes: a metric renamed in a
+// Hadoop upgrade or in the operator, or misspelt in a dashboard, fails here instead of
+// leaving an empty panel.
+func TestDashboardMetricsAreExposed(t *testing.T) {
 	for _, file := range dashboardFiles(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			b, err := os.ReadFile(file)
@@ -63,13 +103,14 @@ func TestDashboardMetricsAreExposed(t *testing.T) {
 			if len(used) == 0 {
 				t.Fatal("the dashboard queries no metric")
 			}
-			if missing := Missing(used, exposed...); len(missing) != 0 {
-				t.Errorf("the dashboard queries metrics that no daemon in testdata exposes: %s", strings.Join(missing, ", "))
+			if missing := Missing(used, scopeOf(t, file).exposed(t)...); len(missing) != 0 {
+				t.Errorf("the dashboard queries metrics that its source does not expose: %s", strings.Join(missing, ", "))
 			}
 		})
 	}
 	// The YARN dashboard reads each daemon's metrics, so a capture that lost them
 	// would let a renamed metric through.
+	captures := capturedMetrics(t)
 	for daemon, metric := range map[string]string{
 		"resourcemanager": "cluster_metrics_num_active_n_ms",
 		"nodemanager":     "node_manager_metrics_containers_running",
@@ -81,13 +122,10 @@ func TestDashboardMetricsAreExposed(t *testing.T) {
 	}
 }
 
-// Each dashboard shows one HadoopCluster, chosen with the namespace and hadoop_cluster
-// variables that the PodMonitors' relabelings fill, from a Prometheus chosen with the
-// datasource variable, so it works with any Prometheus whatever its data source is
-// called.
-func TestDashboardsSelectOneCluster(t *testing.T) {
+func TestDashboardsSelectTheirScope(t *testing.T) {
 	for _, file := range dashboardFiles(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
+			want := scopeOf(t, file)
 			b, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +152,7 @@ func TestDashboardsSelectOneCluster(t *testing.T) {
 			for _, v := range d.Templating.List {
 				variables = append(variables, v.Type+" "+v.Name)
 			}
-			if diff := cmp.Diff([]string{"datasource datasource", "query namespace", "query hadoop_cluster"}, variables[:min(3, len(variables))]); diff != "" {
+			if diff := cmp.Diff(want.variables, variables[:min(len(want.variables), len(variables))]); diff != "" {
 				t.Errorf("first variables (-want +got):\n%s", diff)
 			}
 			ids := map[int]string{}
@@ -135,7 +173,7 @@ func TestDashboardsSelectOneCluster(t *testing.T) {
 						if target.Datasource.UID != "${datasource}" {
 							t.Errorf("panel %q, target %s queries data source %q, want ${datasource}", p.Title, target.RefID, target.Datasource.UID)
 						}
-						for _, matcher := range []string{`namespace="$namespace"`, `hadoop_cluster="$hadoop_cluster"`} {
+						for _, matcher := range want.matchers {
 							if strings.Count(target.Expr, matcher) != strings.Count(target.Expr, "{") {
 								t.Errorf("panel %q, target %s: not every selector of %s has %s", p.Title, target.RefID, target.Expr, matcher)
 							}

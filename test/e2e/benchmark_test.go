@@ -98,6 +98,8 @@ func benchmarkSpecs() {
 		Expect(run.Status.Summary).NotTo(BeNil())
 		Expect(run.Status.Summary.Stages).To(ContainElement(HaveField("Stage", v1alpha1.StageDFSIORead)))
 	})
+
+	operatorMetricsSpec()
 }
 
 // teraSortRows is the suite's TeraSort size: 50 MB, enough for several map tasks

@@ -50,6 +50,13 @@ would both reconcile.
 {{- end }}
 
 {{/*
+Where the manager finds metrics.certSecret's certificate and key (--metrics-cert-dir).
+*/}}
+{{- define "hadoop-ceph-operator.metricsCertDir" -}}
+/etc/hadoop-ceph-operator/metrics-cert
+{{- end }}
+
+{{/*
 Rook namespaces the manager caches besides the watched ones, as cmd/main.go does:
 rookNamespace and rookNamespaces, without repeats. JSON list, for fromJsonArray.
 */}}
@@ -77,7 +84,7 @@ Call with (dict "root" $ "grant" "watched").
 {{- $grant := .grant }}
 {{- /* The generated rules' resources that have no namespace, as group/resource ("" is
 core). test/chart fails on a generated resource it does not know the scope of. */}}
-{{- $clusterScoped := list "/namespaces" "/nodes" }}
+{{- $clusterScoped := list "/namespaces" "/nodes" "authentication.k8s.io/tokenreviews" "authorization.k8s.io/subjectaccessreviews" }}
 {{- $read := list "get" "list" "watch" }}
 {{- $writeRook := has $grant (list "rook" "watchedRook") }}
 {{- $writeOthers := has $grant (list "watched" "watchedRook") }}

@@ -1,0 +1,178 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
+)
+
+// The manager's /metrics, on the host's loopback because the local cluster runs it on
+// the host network (hack/local/operator-values.yaml), over HTTPS with the chart's
+// default metrics.secure.
+const operatorMetricsURL = "https://127.0.0.1:8080/metrics"
+
+// The chart's dashboard of the operator, whose queries must find their metrics in the
+// scrape.
+const operatorDashboard = "../../charts/hadoop-ceph-operator/files/dashboards/operator.json"
+
+// operatorMetricsSpec follows the benchmark specs, whose runs it reads and deletes one
+// of: the operator serves its metrics only to a token allowed to read them, publishes
+// the objects' readiness, the runs' phases and the last figures, and drops a deleted
+// run's series.
+func operatorMetricsSpec() {
+	It("serves its metrics over HTTPS to a ServiceAccount bound to the metrics-reader ClusterRole only, and drops a deleted run's series", func() {
+		By("refusing a scrape without a token")
+		status, _, err := scrapeOperator("")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusUnauthorized))
+
+		By("refusing a ServiceAccount that is not bound to the metrics-reader ClusterRole")
+		const scraper = "metrics-scraper"
+		Expect(k8sClient.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: scraper, Namespace: namespace}})).To(Succeed())
+		token := serviceAccountToken(scraper)
+		status, _, err = scrapeOperator(token)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusForbidden))
+
+		By("serving one that is")
+		binding := &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: namespace + "-" + scraper},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: operatorRelease + "-metrics-reader"},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: scraper, Namespace: namespace}},
+		}
+		Expect(k8sClient.Create(ctx, binding)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, binding))).To(Succeed()) })
+		var body string
+		// The manager keeps a refusal for 30 seconds before it asks the API server again.
+		Eventually(func(g Gomega) {
+			status, body, err = scrapeOperator(token)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(status).To(Equal(http.StatusOK))
+		}).WithTimeout(time.Minute).Should(Succeed())
+
+		By("publishing the objects' readiness, the runs' phases and the last run's figures")
+		// Read directly, not through a Prometheus, a series keeps its own namespace label.
+		in := func(labels map[string]string) map[string]string {
+			labels["namespace"] = namespace
+			return labels
+		}
+		Expect(operatorSample(body, "hadoopceph_storagebackend_ready", in(map[string]string{"name": backendName}))).To(Equal(1.0))
+		Expect(operatorSample(body, "hadoopceph_hadoopcluster_ready", in(map[string]string{"name": clusterName}))).To(Equal(1.0))
+		dfsio := in(map[string]string{"name": "dfsio", "cluster": clusterName, "workload": string(v1alpha1.WorkloadTestDFSIO)})
+		Expect(operatorSample(body, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseSucceeded)}))).To(Equal(1.0))
+		Expect(operatorSample(body, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseFailed)}))).To(Equal(0.0))
+		dfsioFigures := in(map[string]string{"cluster": clusterName, "workload": string(v1alpha1.WorkloadTestDFSIO), "stage": string(v1alpha1.StageDFSIORead)})
+		Expect(operatorSample(body, "hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)).To(BeNumerically(">", 0))
+
+		By("serving every metric the chart's operator dashboard queries")
+		exposed, err := dashboards.ExposedMetrics(strings.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		dashboard, err := os.ReadFile(operatorDashboard)
+		Expect(err).NotTo(HaveOccurred())
+		used, err := dashboards.DashboardMetrics(dashboard)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(dashboards.Missing(used, exposed)).To(BeEmpty(), "metrics the operator dashboard queries that the operator does not serve")
+
+		By("dropping the series of a deleted run, and the figures it published")
+		Expect(k8sClient.Delete(ctx, &v1alpha1.BenchmarkRun{ObjectMeta: metav1.ObjectMeta{Name: "dfsio", Namespace: namespace}})).To(Succeed())
+		Eventually(func(g Gomega) {
+			status, body, err := scrapeOperator(token)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(status).To(Equal(http.StatusOK))
+			g.Expect(hasOperatorSample(body, "hadoopceph_benchmarkrun_phase", dfsio)).To(BeFalse(), "the deleted run's phase")
+			g.Expect(hasOperatorSample(body, "hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)).To(BeFalse(),
+				"the figures the deleted run published")
+		}).WithTimeout(time.Minute).Should(Succeed())
+	})
+}
+
+// scrapeOperator gets the operator's /metrics with a bearer token, none when empty,
+// and returns the status and the body.
+func scrapeOperator(token string) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, operatorMetricsURL, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		// The manager's certificate is the self-signed one it makes at start.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12},
+	}}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	return resp.StatusCode, string(body), err
+}
+
+// serviceAccountToken is a short-lived token of a ServiceAccount of the suite's
+// namespace, as a scraper running under it would present.
+func serviceAccountToken(name string) string {
+	GinkgoHelper()
+	out, err := kubectl("-n", namespace, "create", "token", name, "--duration=1h").Output()
+	Expect(err).NotTo(HaveOccurred(), "kubectl create token %s", name)
+	token := strings.TrimSpace(string(out))
+	Expect(token).NotTo(BeEmpty())
+	return token
+}
+
+var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)`)
+
+// operatorSample returns the value of the first sample of metric in an exposition
+// whose labels include labels, and fails the spec when there is none.
+func operatorSample(exposition, metric string, labels map[string]string) float64 {
+	GinkgoHelper()
+	v, ok := findSample(exposition, metric, labels)
+	Expect(ok).To(BeTrue(), "no sample of %s with labels %v", metric, labels)
+	return v
+}
+
+// hasOperatorSample tells whether an exposition has a sample of metric whose labels
+// include labels.
+func hasOperatorSample(exposition, metric string, labels map[string]string) bool {
+	_, ok := findSample(exposition, metric, labels)
+	return ok
+}
+
+func findSample(exposition, metric string, labels map[string]string) (float64, bool) {
+sample:
+	for _, line := range strings.Split(exposition, "\n") {
+		m := sampleLine.FindStringSubmatch(line)
+		if m == nil || m[1] != metric {
+			continue
+		}
+		for k, v := range labels {
+			if !strings.Contains(","+m[2], fmt.Sprintf(",%s=%q", k, v)) {
+				continue sample
+			}
+		}
+		v, err := strconv.ParseFloat(m[3], 64)
+		if err != nil {
+			continue
+		}
+		return v, true
+	}
+	return 0, false
+}
