@@ -23,19 +23,7 @@ that have not succeeded are refused too.`,
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		c, err := o.client()
-		if err != nil {
-			return err
-		}
-		ns, err := o.namespace()
-		if err != nil {
-			return err
-		}
-		runs, err := getRuns(cmd.Context(), c, ns, args)
-		if err != nil {
-			return err
-		}
-		cmp, err := report.Build(runs)
+		cmp, err := o.comparison(cmd.Context(), args)
 		if err != nil {
 			return err
 		}

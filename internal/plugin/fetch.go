@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/report"
 )
 
 // splitName reads a RUN or CLUSTER argument: NAME in the namespace of -n, or
@@ -22,6 +23,33 @@ func splitName(arg, namespace string) (client.ObjectKey, error) {
 		return client.ObjectKey{Namespace: parts[0], Name: parts[1]}, nil
 	}
 	return client.ObjectKey{}, fmt.Errorf("%q: name a resource as NAME or NAMESPACE/NAME", arg)
+}
+
+// connect is what the commands start with: a client, and the namespace a bare NAME
+// is in.
+func (o *Options) connect() (client.Client, string, error) {
+	c, err := o.client()
+	if err != nil {
+		return nil, "", err
+	}
+	ns, err := o.namespace()
+	if err != nil {
+		return nil, "", err
+	}
+	return c, ns, nil
+}
+
+// comparison reads the runs that args name and lines them up, for compare and report.
+func (o *Options) comparison(ctx context.Context, args []string) (*report.Comparison, error) {
+	c, ns, err := o.connect()
+	if err != nil {
+		return nil, err
+	}
+	runs, err := getRuns(ctx, c, ns, args)
+	if err != nil {
+		return nil, err
+	}
+	return report.Build(runs)
 }
 
 // getRuns reads the named BenchmarkRuns in the order given, which is the order the

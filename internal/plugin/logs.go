@@ -48,15 +48,11 @@ pods are gone prints the summary the runner left in status instead.`,
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "Follow the log of a stage that is running.")
 	cmd.Flags().Int64Var(&tail, "tail", -1, "Lines of each log to print from its end; -1 prints all.")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		c, err := o.client()
+		c, ns, err := o.connect()
 		if err != nil {
 			return err
 		}
 		cs, err := o.clientset()
-		if err != nil {
-			return err
-		}
-		ns, err := o.namespace()
 		if err != nil {
 			return err
 		}

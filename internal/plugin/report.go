@@ -24,19 +24,7 @@ names are replaced; nothing else in DIR is touched.`,
 		if out == "" {
 			return fmt.Errorf("--out: name the directory to write the report into")
 		}
-		c, err := o.client()
-		if err != nil {
-			return err
-		}
-		ns, err := o.namespace()
-		if err != nil {
-			return err
-		}
-		runs, err := getRuns(cmd.Context(), c, ns, args)
-		if err != nil {
-			return err
-		}
-		cmp, err := report.Build(runs)
+		cmp, err := o.comparison(cmd.Context(), args)
 		if err != nil {
 			return err
 		}

@@ -58,15 +58,11 @@ addresses there.`,
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		c, err := o.client()
+		c, ns, err := o.connect()
 		if err != nil {
 			return err
 		}
 		cs, err := o.clientset()
-		if err != nil {
-			return err
-		}
-		ns, err := o.namespace()
 		if err != nil {
 			return err
 		}

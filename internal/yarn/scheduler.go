@@ -10,7 +10,15 @@ import (
 // MaxCapacity of the parent queue, the Absolute ones of the whole cluster.
 type Queue struct {
 	// Path is the queue's full name, such as root.default.
-	Path                 string  `json:"queuePath"`
+	Path string `json:"queuePath"`
+	QueueFigures
+	// Leaf says whether applications can be submitted to the queue; only leaves take
+	// them, parents only divide capacity.
+	Leaf bool `json:"leaf"`
+}
+
+// QueueFigures are a queue's state, shares and load, named as the API names them.
+type QueueFigures struct {
 	State                string  `json:"state"`
 	Capacity             float64 `json:"capacity"`
 	MaxCapacity          float64 `json:"maxCapacity"`
@@ -18,26 +26,17 @@ type Queue struct {
 	AbsoluteCapacity     float64 `json:"absoluteCapacity"`
 	AbsoluteUsedCapacity float64 `json:"absoluteUsedCapacity"`
 	NumApplications      int32   `json:"numApplications"`
-	// Leaf says whether applications can be submitted to the queue; only leaves take
-	// them, parents only divide capacity.
-	Leaf bool `json:"leaf"`
 }
 
 // schedulerQueue is a queue in the scheduler API's nesting: a parent carries its
 // children under queues.queue. The API names a queue's path queuePath since Hadoop
 // 3.1 and its short name queueName always.
 type schedulerQueue struct {
-	Type                 string  `json:"type"`
-	QueueName            string  `json:"queueName"`
-	QueuePath            string  `json:"queuePath"`
-	State                string  `json:"state"`
-	Capacity             float64 `json:"capacity"`
-	MaxCapacity          float64 `json:"maxCapacity"`
-	UsedCapacity         float64 `json:"usedCapacity"`
-	AbsoluteCapacity     float64 `json:"absoluteCapacity"`
-	AbsoluteUsedCapacity float64 `json:"absoluteUsedCapacity"`
-	NumApplications      int32   `json:"numApplications"`
-	Queues               *struct {
+	Type      string `json:"type"`
+	QueueName string `json:"queueName"`
+	QueuePath string `json:"queuePath"`
+	QueueFigures
+	Queues *struct {
 		Queue []schedulerQueue `json:"queue"`
 	} `json:"queues"`
 }
@@ -71,17 +70,7 @@ func DecodeQueues(data []byte) ([]Queue, error) {
 				path = parent + "." + q.QueueName
 			}
 			leaf := q.Queues == nil || len(q.Queues.Queue) == 0
-			queues = append(queues, Queue{
-				Path:                 path,
-				State:                q.State,
-				Capacity:             q.Capacity,
-				MaxCapacity:          q.MaxCapacity,
-				UsedCapacity:         q.UsedCapacity,
-				AbsoluteCapacity:     q.AbsoluteCapacity,
-				AbsoluteUsedCapacity: q.AbsoluteUsedCapacity,
-				NumApplications:      q.NumApplications,
-				Leaf:                 leaf,
-			})
+			queues = append(queues, Queue{Path: path, QueueFigures: q.QueueFigures, Leaf: leaf})
 			if !leaf {
 				walk(path, q.Queues.Queue)
 			}

@@ -31,6 +31,7 @@ func pluginSpecs() {
 	It("lists, compares and draws the TeraSorts on HDFS and CephFS, shows YARN through the API server and prints a stage's output", func() {
 		By("listing the runs with their stages and the ratio to the baseline")
 		runs := mustRun(kubectl("hadoopceph", "-n", namespace, "runs"))
+		GinkgoWriter.Println(runs)
 		onCeph := &v1alpha1.BenchmarkRun{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: cephVsHDFSSort}, onCeph)).To(Succeed())
 		Expect(onCeph.Status.Baseline).NotTo(BeNil())
@@ -105,6 +106,7 @@ func pluginSpecs() {
 
 		By("printing the sort stage's output")
 		logs := mustRun(kubectl("hadoopceph", "-n", namespace, "logs", cephVsHDFSSort, "terasort"))
+		GinkgoWriter.Println(logs)
 		Expect(logs).To(HavePrefix("==> terasort r1: pod " + cephVsHDFSSort + "-terasort-r1-"))
 		Expect(logs).To(ContainSubstring("completed successfully"), "the Hadoop job client's last word")
 	})
