@@ -186,12 +186,21 @@ func WriteClusterStatus(w io.Writer, st *ClusterStatus, now time.Time) error {
 	// A finished application reports -1 containers and memory: it holds none.
 	fmt.Fprintln(tw, "ID\tNAME\tUSER\tQUEUE\tSTATE\tFINAL\tPROGRESS\tCONTAINERS\tMEMORY\tELAPSED")
 	for _, a := range st.Applications {
-		elapsed := time.Duration(a.ElapsedTime) * time.Millisecond
-		if a.ElapsedTime == 0 && !a.Started().IsZero() && !a.Ended() {
-			elapsed = now.Sub(a.Started())
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t%d MiB\t%s\n", a.ID, a.Name, orNone(a.User), orNone(a.Queue),
-			a.State, a.FinalStatus, a.Progress, max(a.RunningContainers, 0), max(a.AllocatedMB, 0), seconds(elapsed))
+			a.State, a.FinalStatus, a.Progress, max(a.RunningContainers, 0), max(a.AllocatedMB, 0), elapsedText(a, now))
 	}
 	return tw.Flush()
+}
+
+// elapsedText is how long an application has run, or ran. With YARN's ACLs on, the
+// ResourceManager reports the times of applications a reader may not view as 0,
+// which is not shown as a duration.
+func elapsedText(a yarn.Application, now time.Time) string {
+	switch {
+	case a.ElapsedTime > 0:
+		return seconds(time.Duration(a.ElapsedTime) * time.Millisecond)
+	case !a.Started().IsZero() && !a.Ended():
+		return seconds(now.Sub(a.Started()))
+	}
+	return "<unknown>"
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
 // fakeResourceManager answers the ResourceManager's REST paths with internal/yarn's
@@ -227,4 +228,22 @@ func servicePort(t *testing.T, svc *corev1.Service, name string) int32 {
 	}
 	t.Fatalf("Service %s has no port %s", svc.Name, name)
 	return 0
+}
+
+func TestElapsedTextHidesTimesYARNWithholds(t *testing.T) {
+	now := time.UnixMilli(1795319830000)
+	for _, tt := range []struct {
+		app  yarn.Application
+		want string
+	}{
+		{yarn.Application{ElapsedTime: 61388, State: "RUNNING"}, "61.4s"},
+		// An older ResourceManager that leaves elapsedTime out of a running application.
+		{yarn.Application{StartedTime: 1795319765000, State: "RUNNING"}, "65.0s"},
+		// Under ACLs, another user's finished application: every time is 0.
+		{yarn.Application{State: "FINISHED"}, "<unknown>"},
+	} {
+		if got := elapsedText(tt.app, now); got != tt.want {
+			t.Errorf("elapsedText(%+v) = %q, want %q", tt.app, got, tt.want)
+		}
+	}
 }
