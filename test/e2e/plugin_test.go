@@ -63,7 +63,7 @@ func pluginSpecs() {
 		Expect(err).To(HaveOccurred(), "%s", out)
 		var exit *exec.ExitError
 		Expect(errors.As(err, &exit)).To(BeTrue())
-		Expect(string(out)).To(And(ContainSubstring("never-runs"), ContainSubstring("Succeeded")))
+		Expect(string(out)).To(And(ContainSubstring("never-runs"), ContainSubstring("has not succeeded")))
 
 		By("writing the report: Markdown, HTML and bar charts as SVG and PNG")
 		dir := GinkgoT().TempDir()
