@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/restget"
 )
 
 // A reconcile pass waits for the answers, so a NameNode that does not answer holds a
@@ -79,26 +80,7 @@ func (c *NameNodeClient) property(ctx context.Context, base, key string) (string
 }
 
 func (c *NameNodeClient) get(ctx context.Context, u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("reading %s: %w", u, err)
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("%s answered %s", u, resp.Status)
-	case len(body) > maxResponseBytes:
-		return nil, fmt.Errorf("%s answered more than %d bytes", u, maxResponseBytes)
-	}
-	return body, nil
+	return restget.Get(ctx, c.http, u, maxResponseBytes)
 }
 
 // DecodeState reads State from the answer of /jmx?qry=...NameNodeStatus. A NameNode

@@ -3,11 +3,12 @@ package yarn
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/restget"
 )
 
 // A reconcile pass waits for the answer, so a ResourceManager that does not answer
@@ -64,33 +65,13 @@ func (c *Client) ApplicationsByTag(ctx context.Context, baseURL, tag string) ([]
 	return tagged, nil
 }
 
-// get reads u as the client's user and returns the answer's body, refusing answers
-// other than 200 and those larger than maxResponseBytes.
+// get reads u as the client's user, refusing answers other than 200 and those larger
+// than maxResponseBytes.
 func (c *Client) get(ctx context.Context, u *url.URL) ([]byte, error) {
 	if c.user != "" {
 		q := u.Query()
 		q.Set("user.name", c.user)
 		u.RawQuery = q.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), http.NoBody)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", u, err)
-	}
-	if len(body) > maxResponseBytes {
-		return nil, fmt.Errorf("GET %s: the answer is larger than %d bytes", u, maxResponseBytes)
-	}
-	return body, nil
+	return restget.Get(ctx, c.http, u.String(), maxResponseBytes)
 }
