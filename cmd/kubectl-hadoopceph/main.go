@@ -20,6 +20,7 @@ var version = "dev"
 func main() {
 	cmd := plugin.NewCommand(genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 	cmd.Version = version
+	cmd.SetVersionTemplate("kubectl-hadoopceph {{.Version}}\n")
 	// Ctrl-C stops a followed log or a slow request cleanly.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := cmd.ExecuteContext(ctx)
