@@ -127,7 +127,7 @@ func rookBackendSpecs() {
 			Expect(names).To(ConsistOf(want), "%T", list)
 		}
 		Expect(cephFilesystems()).To(ConsistOf(rookReplicatedFS))
-		Expect(cephClients()).To(ContainElement("client."+clientName))
+		Expect(cephClients()).To(ContainElement("client." + clientName))
 		// Ready waits for Hadoop's client only; the evictor's has a condition of its own,
 		// and Rook may make its key after the backend is Ready.
 		Eventually(func(g Gomega) {
@@ -136,7 +136,7 @@ func rookBackendSpecs() {
 			g.Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, v1alpha1.ConditionEvictorReady)).To(BeTrue(), "%+v", cur.Status.Conditions)
 			g.Expect(cur.Status.EvictionClientID).To(Equal(evictorName))
 		}).WithTimeout(time.Minute).Should(Succeed())
-		Expect(cephClients()).To(ContainElement("client."+evictorName))
+		Expect(cephClients()).To(ContainElement("client." + evictorName))
 		Expect(cephClientCaps("client."+evictorName)).To(Equal(map[string]string{"mon": "allow r", "mds": "allow *"}),
 			"Ceph gave the evictor the least caps that evict")
 	})
