@@ -96,6 +96,9 @@ func WriteLogs(ctx context.Context, w io.Writer, c client.Client, run *v1alpha1.
 	if err := checkStage(run, stage); err != nil {
 		return err
 	}
+	if reps := max(run.Spec.Repetitions, 1); repetition < 0 || repetition > int(reps) {
+		return fmt.Errorf("--repetition %d: BenchmarkRun %s/%s has repetitions 1 to %d; 0 prints all", repetition, run.Namespace, run.Name, reps)
+	}
 	steps, err := stagePods(ctx, c, run, stage, repetition)
 	if err != nil {
 		return err

@@ -115,3 +115,15 @@ func TestLogsOfARunThatHasNotStarted(t *testing.T) {
 		t.Fatalf("err = %v, want the missing run named", err)
 	}
 }
+
+func TestLogsRefuseARepetitionTheRunHasNot(t *testing.T) {
+	ns := namespace(t, "logs-rep")
+	teraSortRun(t, ns, "sort", "analytics", cephReplicated, [][3]float64{{20, 60, 18}, {21, 61, 19}})
+	for _, rep := range []string{"3", "-1"} {
+		_, _, err := kubectl(t, "-n", ns, "logs", "sort", "--repetition", rep)
+		want := "--repetition " + rep + ": BenchmarkRun " + ns + "/sort has repetitions 1 to 2; 0 prints all"
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	}
+}
