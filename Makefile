@@ -152,6 +152,18 @@ demo-down: ## Remove the local Rook, stop the local Kubernetes and the local Cep
 cluster-up: ## Start the local single-node Kubernetes (etcd, control plane, kubelet, containerd).
 	hack/cluster/up.sh
 
+# Nodes of the local cluster for cluster-test (the first is this host, the others
+# workers in namespaces of their own: docs/local-cluster.md).
+CLUSTER_TEST_NODES ?= 3
+
+.PHONY: cluster-test
+cluster-test: $(GINKGO) ## Start a local cluster of CLUSTER_TEST_NODES nodes and check it works as several machines: pods, Services, DNS, logs/exec and NetworkPolicy across nodes.
+	HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) hack/cluster/up.sh
+	hack/cluster/netpol.sh up
+	source hack/cluster/env.sh && export KUBECONFIG && \
+		BUSYBOX_IMAGE=$$(hack/cluster/smoke.sh --image) HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) \
+		KUBECTL=$(ENVTEST_ASSETS)/kubectl $(GINKGO) -tags cluster --timeout 20m --no-color -v ./test/cluster
+
 .PHONY: cluster-down
 cluster-down: ## Stop the local Kubernetes and remove its state.
 	hack/cluster/down.sh

@@ -191,6 +191,11 @@ require_root
 take_cluster_lock
 started_at=$SECONDS
 
+# The workers first, while the API server still answers (their Node objects go).
+if [[ -f "$CLUSTER_DIR/nodes/ledger.json" ]]; then
+	[[ -x "$LOCAL_CLUSTER" ]] || die "$CLUSTER_DIR/nodes/ledger.json lists workers, but $LOCAL_CLUSTER is missing: run hack/cluster/up.sh once to build it"
+	"$LOCAL_CLUSTER" down --cluster-dir "$CLUSTER_DIR" $( ((PURGE)) && echo --purge) 8>&-
+fi
 stop_procs kubelet
 mapfile -t SANDBOXES < <(sandbox_ids)
 remove_pods

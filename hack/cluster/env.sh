@@ -65,6 +65,8 @@ CLUSTER_DOMAIN=cluster.local
 CLUSTER_CNI_NETWORK=hco-pods
 CLUSTER_CNI_BRIDGE=hco0
 CLUSTER_POD_CIDR=10.117.0.0/24
+# Every node's pods: node i (the first is this host's) has the (i-1)th /24 of it.
+CLUSTER_PODS_CIDR=10.117.0.0/16
 # The node's address, its InternalIP: one end of a veth pair whose other end is in a
 # network namespace of this cluster's, so no packet to it leaves the host. Rook's mons
 # advertise the node's address, and the API server reaches the kubelet there.
@@ -74,6 +76,15 @@ CLUSTER_NODE_PEER_LINK=hco-node1
 CLUSTER_NODE_IP="${HCO_CLUSTER_NODE_IP:-10.118.0.1}"
 CLUSTER_NODE_PEER_IP="${HCO_CLUSTER_NODE_PEER_IP:-10.118.0.2}"
 CLUSTER_NODE_PREFIX=24
+# Every node's link: the first node's is the /24 above, worker i's the (i-1)th /24,
+# the host's end .1 and the node's .2 (internal/localcluster).
+CLUSTER_NODES_CIDR=10.118.0.0/16
+# Nodes in the cluster. The first node is this host; the others are workers, each a
+# kubelet with its own containerd and kube-proxy in network, mount, UTS, IPC and PID
+# namespaces of its own, run by cmd/local-cluster (docs/local-cluster.md).
+CLUSTER_NODES="${HCO_CLUSTER_NODES:-1}"
+# The workers' launcher, built from this checkout by up.sh.
+LOCAL_CLUSTER="$HCO_CACHE/bin/local-cluster"
 # The cluster DNS (CoreDNS, the kubelet's clusterDNS) listens on the node's address,
 # which pods on the host's network and on the bridge both reach.
 CLUSTER_DNS_IP="$CLUSTER_NODE_IP"

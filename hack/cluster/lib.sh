@@ -28,6 +28,17 @@ crictl() { "$CRICTL" --config /dev/null --runtime-endpoint "unix://$CONTAINERD_S
 
 ctr() { command ctr --address "$CONTAINERD_SOCKET" --namespace k8s.io "$@"; }
 
+# node_sockets prints the containerd socket of every running node: the first node's,
+# then each worker's (cmd/local-cluster), so that an image can be imported everywhere.
+node_sockets() {
+	local sock
+	echo "$CONTAINERD_SOCKET"
+	for sock in /run/hco-n*/containerd.sock; do
+		[[ -S "$sock" ]] && echo "$sock"
+	done
+	return 0
+}
+
 require_root() {
 	[[ $EUID -eq 0 ]] || die "must run as root: the kubelet and containerd create mounts, cgroups and network interfaces"
 }

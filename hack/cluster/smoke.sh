@@ -74,10 +74,18 @@ build_image() {
 
 # grep reads the whole list: with -q it would stop at the match, and ctr, cut short,
 # fail the pipeline.
+# Into every node's containerd.
 import_image() {
+	local sock
+	while read -r sock; do
+		CONTAINERD_SOCKET="$sock" import_into
+	done < <(node_sockets)
+}
+
+import_into() {
 	ctr images ls -q | grep -xF "$BUSYBOX_IMAGE" >/dev/null && return 0
 	ctr images import --platform "linux/$(dpkg --print-architecture)" "$IMAGE_ARCHIVE" >/dev/null
-	ctr images ls -q | grep -xF "$BUSYBOX_IMAGE" >/dev/null || die "importing $IMAGE_ARCHIVE did not give $BUSYBOX_IMAGE"
+	ctr images ls -q | grep -xF "$BUSYBOX_IMAGE" >/dev/null || die "importing $IMAGE_ARCHIVE into $CONTAINERD_SOCKET did not give $BUSYBOX_IMAGE"
 }
 
 apply_pods() {
@@ -342,6 +350,14 @@ job_finished() {
 }
 
 require_root
+# --image: only build the busybox image, import it into every node, and print its
+# reference (for the multi-node suite, test/cluster).
+if [[ "${1:-}" == --image ]]; then
+	build_image
+	import_image
+	echo "$BUSYBOX_IMAGE"
+	exit 0
+fi
 if [[ ! -f "$KUBECONFIG" ]] || ! kubectl get --raw /readyz >/dev/null 2>&1; then
 	die "the local cluster is not up (hack/cluster/up.sh)"
 fi

@@ -274,7 +274,7 @@ write_configs() {
 		  kubeconfig: $c/kube-proxy.kubeconfig
 		hostnameOverride: $CLUSTER_NODE_NAME
 		mode: iptables
-		clusterCIDR: $CLUSTER_POD_CIDR
+		clusterCIDR: $CLUSTER_PODS_CIDR
 		detectLocalMode: ClusterCIDR
 		nodePortAddresses:
 		- $CLUSTER_NODE_IP/32
@@ -346,7 +346,7 @@ write_configs() {
 		      "ipam": {
 		        "type": "host-local",
 		        "ranges": [[{ "subnet": "$CLUSTER_POD_CIDR" }]],
-		        "routes": [{ "dst": "$CLUSTER_NODE_IP/32" }, { "dst": "$CLUSTER_SERVICE_CIDR" }],
+		        "routes": [{ "dst": "$CLUSTER_PODS_CIDR" }, { "dst": "$CLUSTER_NODES_CIDR" }, { "dst": "$CLUSTER_SERVICE_CIDR" }],
 		        "dataDir": "$CLUSTER_CNI_DIR/ipam"
 		      }
 		    }
@@ -658,6 +658,39 @@ node_ready() {
 	[[ "$(kubectl get node "$CLUSTER_NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" == True ]]
 }
 
+# The workers (nodes 2..CLUSTER_NODES) run under cmd/local-cluster, which starts the
+# missing ones, restarts those whose configuration changed, removes those beyond the
+# count, and waits until they are Ready. Run also for one node: it removes the workers
+# of an earlier, larger cluster.
+start_workers() {
+	local ledger="$CLUSTER_DIR/nodes/ledger.json"
+	((CLUSTER_NODES > 1)) || [[ -f "$ledger" ]] || return 0
+	build_local_cluster
+	"$ROOT/hack/images/build.sh" pause
+	local kube_router=""
+	((CLUSTER_NODES > 1)) && kube_router="$("$ROOT/hack/tools/kube-router.sh" | tail -1)"
+	# The nodes outlive this script: they must not inherit the lock (fd 8).
+	"$LOCAL_CLUSTER" up --nodes "$CLUSTER_NODES" --cluster-dir "$CLUSTER_DIR" --k8s-bin "$K8S_BIN_DIR" \
+		--pause-archive "$HCO_CACHE/images/pause.tar" --pause-image "$PAUSE_IMAGE" \
+		--kube-router "$kube_router" --memory-reserved "$(worker_memory_reserved)" 8>&-
+}
+
+# Each node's kubelet sees the host's whole memory; reserving (N-1)/N of it on each
+# worker leaves the nodes' allocatable memory together near the host's instead of N
+# times it. The first node keeps the whole: it also runs the control plane and the
+# local Ceph, which no allocatable accounts for. CPU is not split: it is compressible,
+# and 2 cores split thrice could not schedule the suite's requests.
+worker_memory_reserved() {
+	local total_kib
+	total_kib="$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+	echo "$((total_kib / 1024 * (CLUSTER_NODES - 1) / CLUSTER_NODES))Mi"
+}
+
+build_local_cluster() {
+	(cd "$ROOT" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath -o "$LOCAL_CLUSTER.tmp" ./cmd/local-cluster)
+	mv "$LOCAL_CLUSTER.tmp" "$LOCAL_CLUSTER"
+}
+
 # ---------------------------------------------------------------------------- main
 
 case "${1:-}" in
@@ -696,10 +729,11 @@ start_kubelet
 start_kube_proxy
 start_dns
 await kube-controller-manager 60 kubectl -n default get serviceaccount default
+start_workers
 
 if [[ ${#STARTED[@]} -eq 0 ]]; then
-	log "already up: node $CLUSTER_NODE_NAME is Ready ($((SECONDS - started_at))s)"
+	log "already up: $CLUSTER_NODES node(s) Ready ($((SECONDS - started_at))s)"
 else
-	log "up in $((SECONDS - started_at))s (started ${STARTED[*]}): node $CLUSTER_NODE_NAME is Ready, cluster DNS on ${DNS_ADDRESSES[*]}"
+	log "up in $((SECONDS - started_at))s (started ${STARTED[*]}): $CLUSTER_NODES node(s) Ready, cluster DNS on ${DNS_ADDRESSES[*]}"
 fi
 echo "export KUBECONFIG=$KUBECONFIG"

@@ -19,6 +19,9 @@ step "NetworkPolicy enforcement (hack/cluster/netpol.sh)"
 "$ROOT/hack/cluster/netpol.sh" up
 step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
-step "images (hack/images/build.sh), imported into the node's containerd"
+step "images (hack/images/build.sh), imported into every node's containerd"
 "$ROOT/hack/images/build.sh" all
-CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" all
+for sock in "$CONTAINERD_SOCKET" /run/hco-n*/containerd.sock; do
+	[[ -S "$sock" ]] || continue
+	CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" all
+done

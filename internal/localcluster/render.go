@@ -1,0 +1,251 @@
+package localcluster
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"text/template"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Ports inside a node's network namespace: each node has its own loopback, so every
+// node uses the same ones.
+const (
+	KubeletPort            = 10250
+	KubeletHealthzPort     = 10248
+	KubeProxyHealthzPort   = 10256
+	KubeProxyMetricsPort   = 10249
+	containerdStreamServer = "127.0.0.1"
+)
+
+// Files are the configuration files of one node, by their path below the node's
+// directory.
+type Files map[string][]byte
+
+// Credentials are the PEM blocks the node's kubeconfigs and serving endpoint use.
+type Credentials struct {
+	CA                                  []byte
+	KubeletClientCert, KubeletClientKey []byte
+	KubeProxyCert, KubeProxyKey         []byte
+	// Admin is kube-router's identity: it lists pods, namespaces, policies and nodes.
+	AdminCert, AdminKey []byte
+}
+
+// Render writes every configuration file of a worker. Pure: the same layout and
+// credentials give the same bytes, which is how up finds a node whose configuration
+// changed.
+func Render(l Layout, n Node, c Credentials) (Files, error) {
+	f := Files{}
+	var err error
+	if f["config/kubelet.yaml"], err = kubeletConfig(l.Settings, n); err != nil {
+		return nil, err
+	}
+	if f["config/kube-proxy.yaml"], err = kubeProxyConfig(l.Settings, n); err != nil {
+		return nil, err
+	}
+	if f["config/kubelet.kubeconfig"], err = kubeconfig(l.Settings, "system:node:"+n.Name, c.CA, c.KubeletClientCert, c.KubeletClientKey); err != nil {
+		return nil, err
+	}
+	if f["config/kube-proxy.kubeconfig"], err = kubeconfig(l.Settings, "system:kube-proxy", c.CA, c.KubeProxyCert, c.KubeProxyKey); err != nil {
+		return nil, err
+	}
+	if s := l.Settings; s.KubeRouter != "" {
+		if f["config/kube-router.kubeconfig"], err = kubeconfig(s, "hco-admin", c.CA, c.AdminCert, c.AdminKey); err != nil {
+			return nil, err
+		}
+	}
+	if f["config/containerd.toml"], err = containerdConfig(l.Settings, n); err != nil {
+		return nil, err
+	}
+	if f["cni/net.d/10-hco-pods.conflist"], err = cniConfig(l.Settings, n); err != nil {
+		return nil, err
+	}
+	f["config/crictl.yaml"] = []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", n.Socket(), n.Socket()))
+	return f, nil
+}
+
+// kubeletConfig: what differs from the first node's (hack/cluster/up.sh) is the
+// cgroup root, the reserved memory and the paths, which are the node's own through
+// its mount namespace (/var/lib/kubelet, /var/log/pods).
+func kubeletConfig(s Settings, n Node) ([]byte, error) {
+	cfg := map[string]any{
+		"apiVersion":         "kubelet.config.k8s.io/v1beta1",
+		"kind":               "KubeletConfiguration",
+		"address":            n.NodeIP.String(),
+		"port":               KubeletPort,
+		"readOnlyPort":       0,
+		"healthzBindAddress": "127.0.0.1",
+		"healthzPort":        KubeletHealthzPort,
+		"tlsCertFile":        n.Path("pki", "kubelet-serving.crt"),
+		"tlsPrivateKeyFile":  n.Path("pki", "kubelet-serving.key"),
+		"authentication": map[string]any{
+			"anonymous": map[string]any{"enabled": false},
+			"webhook":   map[string]any{"enabled": true},
+			"x509":      map[string]any{"clientCAFile": n.Path("pki", "ca.crt")},
+		},
+		"authorization":            map[string]any{"mode": "Webhook"},
+		"containerRuntimeEndpoint": "unix://" + n.Socket(),
+		// cgroupfs and failCgroupV1: hosts of this kind have cgroup v1 and no systemd.
+		"cgroupDriver":  "cgroupfs",
+		"cgroupRoot":    n.CgroupRoot,
+		"failCgroupV1":  false,
+		"failSwapOn":    false,
+		"clusterDNS":    []string{s.DNSIP.String()},
+		"clusterDomain": s.ClusterDomain,
+		"podLogsDir":    "/var/log/pods",
+		// Every node shares the host's disk: eviction would only ever act on the pods of
+		// whichever node looks first.
+		"evictionHard": map[string]string{
+			"memory.available":   "100Mi",
+			"nodefs.available":   "1%",
+			"nodefs.inodesFree":  "1%",
+			"imagefs.available":  "1%",
+			"imagefs.inodesFree": "1%",
+		},
+		// Imported images have no registry to be pulled from again.
+		"imageGCHighThresholdPercent": 100,
+		"imageGCLowThresholdPercent":  99,
+	}
+	if s.MemoryReservedPerNode != "" {
+		cfg["systemReserved"] = map[string]string{"memory": s.MemoryReservedPerNode}
+	}
+	return yaml.Marshal(cfg)
+}
+
+func kubeProxyConfig(s Settings, n Node) ([]byte, error) {
+	return yaml.Marshal(map[string]any{
+		"apiVersion": "kubeproxy.config.k8s.io/v1alpha1",
+		"kind":       "KubeProxyConfiguration",
+		"clientConnection": map[string]any{
+			"kubeconfig": n.Path("config", "kube-proxy.kubeconfig"),
+		},
+		"hostnameOverride":   n.Name,
+		"mode":               "iptables",
+		"clusterCIDR":        s.PodsCIDR.String(),
+		"detectLocalMode":    "ClusterCIDR",
+		"nodePortAddresses":  []string{n.NodeIP.String() + "/32"},
+		"healthzBindAddress": fmt.Sprintf("127.0.0.1:%d", KubeProxyHealthzPort),
+		"metricsBindAddress": fmt.Sprintf("127.0.0.1:%d", KubeProxyMetricsPort),
+		// The host withholds CAP_SYS_RESOURCE, so a negative score would be refused; the
+		// zeros leave the kernel's conntrack settings as they are.
+		"oomScoreAdj": 0,
+		"conntrack": map[string]any{
+			"maxPerCore":            0,
+			"tcpEstablishedTimeout": "0s",
+			"tcpCloseWaitTimeout":   "0s",
+			"udpTimeout":            "0s",
+			"udpStreamTimeout":      "0s",
+		},
+	})
+}
+
+// kubeconfig reaches the API server at the kubernetes Service's address, which the
+// host forwards to the API server on its loopback: a worker has a loopback of its own.
+func kubeconfig(s Settings, user string, ca, cert, key []byte) ([]byte, error) {
+	enc := base64.StdEncoding.EncodeToString
+	return yaml.Marshal(map[string]any{
+		"apiVersion": "v1",
+		"kind":       "Config",
+		"clusters": []any{map[string]any{
+			"name": "hco-local",
+			"cluster": map[string]any{
+				"server":                     "https://" + s.APIServiceIP.String(),
+				"certificate-authority-data": enc(ca),
+			},
+		}},
+		"users": []any{map[string]any{
+			"name": user,
+			"user": map[string]any{
+				"client-certificate-data": enc(cert),
+				"client-key-data":         enc(key),
+			},
+		}},
+		"contexts": []any{map[string]any{
+			"name":    "hco-local",
+			"context": map[string]any{"cluster": "hco-local", "user": user},
+		}},
+		"current-context": "hco-local",
+	})
+}
+
+// containerd's own root, state, sockets and runc root, so that no two nodes'
+// containerds see each other's containers: a kubelet removes sandboxes it does not
+// know from its runtime.
+var containerdTemplate = template.Must(template.New("containerd").Parse(`version = 2
+root = "{{.Root}}"
+state = "{{.RunDir}}/state"
+
+[grpc]
+  address = "{{.Socket}}"
+
+[ttrpc]
+  address = "{{.Socket}}.ttrpc"
+
+[plugins."io.containerd.internal.v1.opt"]
+  path = "{{.Root}}/opt"
+
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "{{.PauseImage}}"
+  restrict_oom_score_adj = true
+  netns_mounts_under_state_dir = true
+  stream_server_address = "{{.StreamServer}}"
+
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+        Root = "{{.RunDir}}/runc"
+
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "{{.CNIBinDir}}"
+    conf_dir = "{{.CNIConfDir}}"
+`))
+
+func containerdConfig(s Settings, n Node) ([]byte, error) {
+	var b bytes.Buffer
+	err := containerdTemplate.Execute(&b, map[string]string{
+		"Root":         n.Path("containerd"),
+		"RunDir":       n.RunDir,
+		"Socket":       n.Socket(),
+		"PauseImage":   s.PauseImage,
+		"StreamServer": containerdStreamServer,
+		"CNIBinDir":    s.CNIBinDir,
+		"CNIConfDir":   n.Path("cni", "net.d"),
+	})
+	return b.Bytes(), err
+}
+
+// cniConfig: a bridge of the node's own with the node's pod /24. Pods have no default
+// route: they reach the other nodes' pods, the node links (where the cluster DNS and
+// host-network pods listen) and the Services through their node, and nothing beyond.
+func cniConfig(s Settings, n Node) ([]byte, error) {
+	routes := []map[string]string{}
+	for _, dst := range []string{s.PodsCIDR.String(), s.NodesCIDR.String(), s.ServiceCIDR.String()} {
+		routes = append(routes, map[string]string{"dst": dst})
+	}
+	b, err := json.MarshalIndent(map[string]any{
+		"cniVersion": "1.0.0",
+		"name":       "hco-pods",
+		"plugins": []any{map[string]any{
+			"type":        "bridge",
+			"bridge":      PodBridge,
+			"isGateway":   true,
+			"ipMasq":      false,
+			"hairpinMode": true,
+			"ipam": map[string]any{
+				"type":    "host-local",
+				"ranges":  [][]map[string]string{{{"subnet": n.PodCIDR.String()}}},
+				"routes":  routes,
+				"dataDir": n.Path("cni", "ipam"),
+			},
+		}},
+	}, "", "  ")
+	return append(b, '\n'), err
+}

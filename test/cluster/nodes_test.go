@@ -1,0 +1,244 @@
+//go:build cluster
+
+package cluster
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+const (
+	webPort = 8080
+	// hostPort is where each node's host-network pod serves, on the node's address.
+	hostPort = 31881
+)
+
+// node is what the specs know of one node and the pods placed on it.
+type node struct {
+	name     string
+	hostname string
+	ip       string
+	web      *corev1.Pod // on the pod network
+	host     *corev1.Pod // on the node's network
+}
+
+var _ = Describe("Nodes", Ordered, func() {
+	var nodes []*node
+
+	It("are Ready with an address each, dotted names, and a hostname label that differs from its name on one", func() {
+		list, err := clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(list.Items).To(HaveLen(wantNodes))
+		ips := map[string]string{}
+		var dotted, relabelled int
+		for _, n := range list.Items {
+			Expect(ready(&n)).To(BeTrue(), "node %s is not Ready", n.Name)
+			ip := internalIP(&n)
+			Expect(ip).NotTo(BeEmpty(), "node %s has no InternalIP", n.Name)
+			Expect(ips).NotTo(HaveKey(ip), "nodes %s and %s share %s", ips[ip], n.Name, ip)
+			ips[ip] = n.Name
+			if strings.Contains(n.Name, ".") {
+				dotted++
+			}
+			if n.Labels[corev1.LabelHostname] != n.Name {
+				relabelled++
+			}
+			nodes = append(nodes, &node{name: n.Name, hostname: n.Labels[corev1.LabelHostname], ip: ip})
+		}
+		Expect(dotted).To(BeNumerically(">=", 1), "no node has a dotted name")
+		Expect(relabelled).To(BeNumerically(">=", 1), "every node's %s label equals its name", corev1.LabelHostname)
+	})
+
+	It("run pods on the pod network from a range of their own, and host-network pods on their own address", func() {
+		for i, n := range nodes {
+			n.web = createPod(webPod(fmt.Sprintf("web-%d", i), n.name))
+			n.host = createPod(hostPod(fmt.Sprintf("host-%d", i), n.name))
+			createService(fmt.Sprintf("web-%d", i), n.web.Labels)
+		}
+		ranges := map[netip.Prefix]string{}
+		for _, n := range nodes {
+			n.web = awaitRunning(n.web)
+			n.host = awaitRunning(n.host)
+			Expect(n.host.Status.PodIP).To(Equal(n.ip), "host-network pod on %s", n.name)
+			ip, err := netip.ParseAddr(n.web.Status.PodIP)
+			Expect(err).NotTo(HaveOccurred())
+			r := netip.PrefixFrom(ip, 24).Masked()
+			Expect(ranges).NotTo(HaveKey(r), "pods of %s and %s share %s", ranges[r], n.name, r)
+			ranges[r] = n.name
+		}
+	})
+
+	It("reach every other node's pods, host-network pods and Services by name, from every node", func() {
+		for _, from := range nodes {
+			for j, to := range nodes {
+				Expect(fetch(from.web, fmt.Sprintf("http://%s:%d/", to.web.Status.PodIP, webPort))).To(Equal(to.name),
+					"pod on %s to the pod on %s", from.name, to.name)
+				Expect(fetch(from.web, fmt.Sprintf("http://%s:%d/", to.ip, hostPort))).To(Equal(to.name),
+					"pod on %s to the host-network pod on %s", from.name, to.name)
+				svc := fmt.Sprintf("http://web-%d.%s.svc.cluster.local/", j, namespace)
+				Expect(fetch(from.web, svc)).To(Equal(to.name), "pod on %s to Service web-%d by name", from.name, j)
+				Expect(fetch(from.host, svc)).To(Equal(to.name), "host-network pod on %s to Service web-%d by name", from.name, j)
+			}
+		}
+	})
+
+	It("serve kubectl logs and exec on every node", func() {
+		for _, n := range nodes {
+			out, err := kubectl("-n", namespace, "exec", n.web.Name, "--", "cat", "/proc/sys/kernel/hostname").CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "exec on %s: %s", n.name, out)
+			out, err = kubectl("-n", namespace, "exec", n.host.Name, "--", "hostname").CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "exec on %s: %s", n.name, out)
+			Expect(strings.TrimSpace(string(out))).To(Equal(n.name), "a host-network pod sees its node's host name")
+			out, err = kubectl("-n", namespace, "logs", n.web.Name).CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "logs on %s: %s", n.name, out)
+			Expect(string(out)).To(ContainSubstring("serving " + n.name))
+		}
+	})
+
+	It("enforce a NetworkPolicy across nodes: only declared clients reach the pod", func() {
+		target, other := nodes[len(nodes)-1], nodes[0]
+		policy := &networkingv1.NetworkPolicy{
+			ObjectMeta: metav1.ObjectMeta{Name: "declared-clients-only", Namespace: namespace},
+			Spec: networkingv1.NetworkPolicySpec{
+				PodSelector: metav1.LabelSelector{MatchLabels: target.web.Labels},
+				PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
+				Ingress: []networkingv1.NetworkPolicyIngressRule{{
+					From:  []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"client": "declared"}}}},
+					Ports: []networkingv1.NetworkPolicyPort{{Port: ptr(intstr.FromInt32(webPort))}},
+				}},
+			},
+		}
+		_, err := clientset.NetworkingV1().NetworkPolicies(namespace).Create(ctx, policy, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		url := fmt.Sprintf("http://%s:%d/", target.web.Status.PodIP, webPort)
+		Eventually(func() error {
+			_, err := tryFetch(other.web, url)
+			return err
+		}).WithTimeout(time.Minute).ShouldNot(Succeed(), "an undeclared pod on %s still reaches the pod on %s", other.name, target.name)
+
+		declared := webPod("declared", other.name)
+		declared.Labels = map[string]string{"client": "declared"}
+		declared = awaitRunning(createPod(declared))
+		Eventually(func() (string, error) {
+			return tryFetch(declared, url)
+		}).WithTimeout(time.Minute).Should(Equal(target.name), "a declared pod on %s cannot reach the pod on %s", other.name, target.name)
+	})
+})
+
+func ready(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func internalIP(n *corev1.Node) string {
+	for _, a := range n.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP {
+			return a.Address
+		}
+	}
+	return ""
+}
+
+// webPod serves its node's name on the pod network; its log says where it serves.
+func webPod(name, nodeName string) *corev1.Pod {
+	script := fmt.Sprintf(`mkdir -p /www && printf %%s "$NODE" >/www/index.html && echo "serving $NODE" && exec httpd -f -v -p %d -h /www`, webPort)
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: map[string]string{"app": name}},
+		Spec: corev1.PodSpec{
+			NodeName:                      nodeName,
+			TerminationGracePeriodSeconds: ptr(int64(1)),
+			Containers: []corev1.Container{{
+				Name:            "web",
+				Image:           image,
+				ImagePullPolicy: corev1.PullNever,
+				Command:         []string{"sh", "-c", script},
+				Env: []corev1.EnvVar{{Name: "NODE", ValueFrom: &corev1.EnvVarSource{
+					FieldRef: &corev1.ObjectFieldSelector{FieldPath: "spec.nodeName"},
+				}}},
+			}},
+		},
+	}
+}
+
+// hostPod serves its node's name on the node's address and resolves cluster names.
+func hostPod(name, nodeName string) *corev1.Pod {
+	p := webPod(name, nodeName)
+	p.Spec.HostNetwork = true
+	p.Spec.DNSPolicy = corev1.DNSClusterFirstWithHostNet
+	script := fmt.Sprintf(`mkdir -p /www && printf %%s "$NODE" >/www/index.html && echo "serving $NODE" && exec httpd -f -v -p "$HOST_IP:%d" -h /www`, hostPort)
+	p.Spec.Containers[0].Command = []string{"sh", "-c", script}
+	p.Spec.Containers[0].Env = append(p.Spec.Containers[0].Env, corev1.EnvVar{Name: "HOST_IP", ValueFrom: &corev1.EnvVarSource{
+		FieldRef: &corev1.ObjectFieldSelector{FieldPath: "status.hostIP"},
+	}})
+	return p
+}
+
+func createPod(p *corev1.Pod) *corev1.Pod {
+	GinkgoHelper()
+	created, err := clientset.CoreV1().Pods(namespace).Create(ctx, p, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return created
+}
+
+func createService(name string, selector map[string]string) {
+	GinkgoHelper()
+	_, err := clientset.CoreV1().Services(namespace).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec: corev1.ServiceSpec{
+			Selector: selector,
+			Ports:    []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(webPort)}},
+		},
+	}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+}
+
+func awaitRunning(p *corev1.Pod) *corev1.Pod {
+	GinkgoHelper()
+	var got *corev1.Pod
+	Eventually(func(g Gomega) {
+		var err error
+		got, err = clientset.CoreV1().Pods(namespace).Get(ctx, p.Name, metav1.GetOptions{})
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(got.Status.Phase).To(Equal(corev1.PodRunning), "pod %s on %s: %+v", p.Name, p.Spec.NodeName, got.Status)
+		g.Expect(got.Status.PodIP).NotTo(BeEmpty())
+	}).WithTimeout(2 * time.Minute).Should(Succeed())
+	return got
+}
+
+// tryFetch asks a URL from inside a pod, with a short timeout: a NetworkPolicy's
+// denial is a timeout. timeout(1), not wget's -T, which crashes Debian's static
+// busybox.
+func tryFetch(from *corev1.Pod, url string) (string, error) {
+	out, err := kubectl("-n", namespace, "exec", from.Name, "--", "timeout", "5", "wget", "-q", "-O", "-", url).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("wget %s in %s: %w: %s", url, from.Name, err, out)
+	}
+	return string(out), nil
+}
+
+// fetch is tryFetch that retries for a while: a new Service's rules reach every
+// node's kube-proxy a moment after it is created.
+func fetch(from *corev1.Pod, url string) string {
+	GinkgoHelper()
+	var body string
+	Eventually(func() (err error) {
+		body, err = tryFetch(from, url)
+		return err
+	}).WithTimeout(30 * time.Second).Should(Succeed())
+	return body
+}
+
+func ptr[T any](v T) *T { return &v }
