@@ -195,6 +195,34 @@ var _ = Describe("HadoopCluster topology", Label("envtest"), func() {
 		Expect(events(hc)(Default)).NotTo(ContainElement("Normal/" + v1alpha1.EventReasonConfigChanged))
 	})
 
+	It("lists each node's NodeManagers under every name Ceph may give the node's CRUSH host", func() {
+		// A dotted node name whose label is the same, which Rook's CRUSH host has with
+		// dashes, and a node whose label differs from its name, as on some clouds.
+		for name, label := range map[string]string{"ip-10-0-1-7.ec2.internal": "ip-10-0-1-7.ec2.internal", "n3.topology.test": "n3"} {
+			node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelHostname: label}}}
+			Expect(k8sClient.Create(ctx, node)).To(Succeed())
+			DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, node))).To(Succeed()) })
+		}
+		hc := createCluster(ns, "crush", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.NodeManagers.Replicas = ptr.To[int32](2)
+		})
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		nodeManagers.answer("198.51.100.20", "10.0.1.7")
+		nodeManagers.answer("198.51.100.21", "10.0.1.8")
+		runNodeManager(objs.NodeManagers, 0, "ip-10-0-1-7.ec2.internal", "198.51.100.20")
+		runNodeManager(objs.NodeManagers, 1, "n3.topology.test", "198.51.100.21")
+		playStatefulSet(objs.NodeManagers, 2)
+		Eventually(func(g Gomega) string {
+			g.Expect(get(objs.Topology)()).To(Succeed())
+			return objs.Topology.Data[hadoop.FileTopologyHosts]
+		}).Should(HaveSuffix("\n" +
+			"ip-10-0-1-7-ec2-internal 10.0.1.7\n" +
+			"ip-10-0-1-7.ec2.internal 10.0.1.7\n" +
+			"n3 10.0.1.8\n" +
+			"n3.topology.test 10.0.1.8\n"))
+	})
+
 	It("mounts the topology into the BenchmarkRun stages, whose job clients compute the splits", func() {
 		hc := readyCluster(ns, "bench")
 		run := createRun(ns, "words", "bench", wordCount)

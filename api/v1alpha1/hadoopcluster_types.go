@@ -17,6 +17,9 @@ type LocalObjectReference struct {
 // HadoopClusterSpec describes a YARN and MapReduce cluster whose default file system is
 // the CephFS of a StorageBackend. Only storageBackendRef is required; everything else has
 // a default that gives a small working cluster.
+// On the host's network the loopback interface's address is the same on every node,
+// so each NodeManager would register with YARN as localhost: one NodeManager only.
+// +kubebuilder:validation:XValidation:rule="!(has(self.network) && has(self.network.hostNetwork) && self.network.hostNetwork && has(self.network.dataInterface) && self.network.dataInterface == 'lo' && has(self.nodeManagers) && has(self.nodeManagers.replicas) && self.nodeManagers.replicas > 1)",message="lo is the loopback interface: on the host's network every NodeManager would register with YARN as localhost, which works for one NodeManager only; name the nodes' data NIC (such as eth0 or ib0), leave dataInterface empty, or run one NodeManager",fieldPath=".network.dataInterface"
 type HadoopClusterSpec struct {
 	// StorageBackendRef names the StorageBackend in this namespace that holds the data.
 	// The cluster waits until that backend is Ready. It cannot change: the
@@ -848,8 +851,10 @@ type NodeManagerHost struct {
 	// UID of the pod. A pod's YARN host does not change during its life, so it is
 	// learnt once per UID.
 	UID string `json:"uid"`
-	// NodeName is the Kubernetes node the pod runs on, which is the CRUSH host of the
-	// OSDs there under Rook.
+	// NodeName is the Kubernetes node the pod runs on. The topology file lists the
+	// pod's YARN host under each name Ceph may give that node's CRUSH host: the node's
+	// name, and its kubernetes.io/hostname label as is and with dots replaced by dashes
+	// (Rook's CRUSH host names).
 	NodeName string `json:"nodeName"`
 	// YARNHost is the host of the NodeManager's YARN node ID: its pod's name on the
 	// pod network, the canonical name of spec.network.dataInterface's address, or the

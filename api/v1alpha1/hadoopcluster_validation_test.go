@@ -146,6 +146,7 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("queues: a maximum below the capacity", cluster(`{yarn: {queues: [{name: default, capacity: 50, maximumCapacity: 40}, {name: etl, capacity: 50}]}}`), "spec.yarn.queues[0].maximumCapacity", "must be at least capacity"),
 		Entry("queues: a name twice", cluster(`{yarn: {queues: [{name: default, capacity: 50}, {name: default, capacity: 50}]}}`), "spec.yarn.queues[1]", "Duplicate value"),
 		Entry("access: 17 rpc clients", access(`{clients: {rpc: [`+strings.Repeat(`{podSelector: {}}, `, 16)+`{podSelector: {}}]}}`), "spec.access.clients.rpc", "must have at most 16 items"),
+		Entry("network: the loopback interface on the host's network with two NodeManagers", cluster(`{network: {hostNetwork: true, dataInterface: lo}, nodeManagers: {replicas: 2}}`), "spec.network.dataInterface", "lo is the loopback interface"),
 		Entry("network: an attachment on eth0", network(`{attachments: [{name: ib, interfaceName: eth0}]}`), "spec.network.attachments[0].interfaceName", "must not be eth0 or lo"),
 	)
 
@@ -169,6 +170,8 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("the data interface of Rook's public network alone", network(`{dataInterface: net1}`)),
 		Entry("the pod's primary interface", network(`{dataInterface: eth0}`)),
 		Entry("any interface of the node with hostNetwork", network(`{hostNetwork: true, dataInterface: ib0}`)),
+		Entry("the nodes' NIC on the host's network with three NodeManagers", cluster(`{network: {hostNetwork: true, dataInterface: eth0}, nodeManagers: {replicas: 3}}`)),
+		Entry("the loopback interface on the host's network with one NodeManager", cluster(`{network: {hostNetwork: true, dataInterface: lo}, nodeManagers: {replicas: 1}}`)),
 		Entry("a volume claim in a named class", cluster(`{nodeManagers: {localDirs: {volumeClaim: {size: 100Gi, storageClassName: local-nvme}}}}`)),
 		Entry("metrics switched off", metrics(`{enabled: false}`)),
 		Entry("a PodMonitor for a Prometheus that selects its own label", metrics(`{podMonitor: {labels: {release: kube-prometheus-stack, example.com/team: data}, interval: 1m30s}}`)),
@@ -229,6 +232,12 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("volumeClaim to emptyDir", cluster(`{nodeManagers: {localDirs: {volumeClaim: {size: 10Gi}}}}`), spec{patch: `{nodeManagers: {localDirs: {volumeClaim: null, emptyDir: {}}}}`}, "spec.nodeManagers.localDirs", "the choice between emptyDir and volumeClaim is immutable"),
 		Entry("the volume claim's size", cluster(`{nodeManagers: {localDirs: {volumeClaim: {size: 10Gi}}}}`), spec{patch: `{nodeManagers: {localDirs: {volumeClaim: {size: 20Gi}}}}`}, "spec.nodeManagers.localDirs.volumeClaim", "is immutable: a StatefulSet cannot change its volume claims"),
 	)
+
+	It("refuses to scale a cluster on the loopback interface past one NodeManager", func(ctx SpecContext) {
+		hc := hadoopCluster(cluster(`{network: {hostNetwork: true, dataInterface: lo}}`))
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		Expect(k8sClient.Patch(ctx, hc, spec{patch: `{nodeManagers: {replicas: 2}}`}.specPatch())).To(beInvalidAt("spec.network.dataInterface", "lo is the loopback interface"))
+	})
 
 	It("accepts changes to everything else of a running cluster", func(ctx SpecContext) {
 		hc := hadoopCluster(cluster(`{}`))

@@ -61,7 +61,7 @@ func (r *Reconciler) reconcileTopology(ctx context.Context, p *clusterPass) erro
 	if p.built == nil {
 		return nil
 	}
-	cm := hadoop.TopologyConfigMap(hc, hosts)
+	cm := hadoop.TopologyConfigMap(hc, hosts, r.crushHostNames(ctx, hosts))
 	outcome, err := r.applyChild(ctx, p, cm)
 	switch {
 	case err != nil:
@@ -71,6 +71,24 @@ func (r *Reconciler) reconcileTopology(ctx context.Context, p *clusterPass) erro
 			r.describe(cm)+" already exists and is not controlled by this HadoopCluster; it is left untouched: delete it, or give the cluster another name")
 	}
 	return nil
+}
+
+// crushHostNames gives the nodes of hosts the names Ceph may know them by. A node the
+// cache does not have (it was just deleted) keeps its own name.
+func (r *Reconciler) crushHostNames(ctx context.Context, hosts []v1alpha1.NodeManagerHost) map[string][]string {
+	names := map[string][]string{}
+	for _, h := range hosts {
+		if _, done := names[h.NodeName]; done {
+			continue
+		}
+		node := &corev1.Node{}
+		if err := r.workloads.Get(ctx, types.NamespacedName{Name: h.NodeName}, node); err != nil {
+			names[h.NodeName] = []string{h.NodeName}
+			continue
+		}
+		names[h.NodeName] = hadoop.CRUSHHostNames(node)
+	}
+	return names
 }
 
 // planNodeManagerHosts keeps the recorded hosts of the pods that still exist, and

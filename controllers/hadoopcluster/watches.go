@@ -194,7 +194,8 @@ func trimPod(obj any) (any, error) {
 }
 
 // trimNode keeps the extended resources a node offers: those with a domain, which
-// cpu, memory, pods, ephemeral-storage and hugepages have not.
+// cpu, memory, pods, ephemeral-storage and hugepages have not; and its host name
+// label, after which Rook names its CRUSH host (topology.go).
 func trimNode(obj any) (any, error) {
 	node, ok := obj.(*corev1.Node)
 	if !ok {
@@ -205,6 +206,9 @@ func trimNode(obj any) (any, error) {
 		UID:             node.UID,
 		ResourceVersion: node.ResourceVersion,
 	}}
+	if h, ok := node.Labels[corev1.LabelHostname]; ok {
+		out.Labels = map[string]string{corev1.LabelHostname: h}
+	}
 	for name, q := range node.Status.Allocatable {
 		if strings.Contains(string(name), "/") {
 			if out.Status.Allocatable == nil {
@@ -224,11 +228,12 @@ func schedulingChanged() predicate.TypedPredicate[*corev1.Pod] {
 	}}
 }
 
-// allocatableChanged passes nodes that come or go, or whose extended resources
-// changed, and not the heartbeats that make up most node updates.
+// allocatableChanged passes nodes that come or go, or whose extended resources or
+// host name label changed, and not the heartbeats that make up most node updates.
 func allocatableChanged() predicate.TypedPredicate[*corev1.Node] {
 	return predicate.TypedFuncs[*corev1.Node]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Node]) bool {
-		return !equality.Semantic.DeepEqual(e.ObjectOld.Status.Allocatable, e.ObjectNew.Status.Allocatable)
+		return !equality.Semantic.DeepEqual(e.ObjectOld.Status.Allocatable, e.ObjectNew.Status.Allocatable) ||
+			e.ObjectOld.Labels[corev1.LabelHostname] != e.ObjectNew.Labels[corev1.LabelHostname]
 	}}
 }
 

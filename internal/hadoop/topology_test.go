@@ -1,6 +1,7 @@
 package hadoop
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +23,38 @@ func TestTopologyConfigMap(t *testing.T) {
 		{Pod: "analytics-nodemanager-0", UID: "a1", NodeName: "worker-a", YARNHost: "analytics-nodemanager-0.analytics-nodemanager.data.svc.cluster.local"},
 		{Pod: "analytics-nodemanager-3", UID: "d4", NodeName: "worker-c", YARNHost: "10.20.0.13"},
 	}
-	golden.Assert(t, "topology/configmap-analytics-topology.yaml", golden.YAML(t, TopologyConfigMap(hc, hosts)))
+	names := map[string][]string{"worker-a": {"worker-a"}, "worker-c": {"worker-c.example.com", "worker-c"}}
+	golden.Assert(t, "topology/configmap-analytics-topology.yaml", golden.YAML(t, TopologyConfigMap(hc, hosts, names)))
+}
+
+// Rook names a CRUSH host after the node's host name label, dots replaced by dashes;
+// a Ceph outside Rook uses the host's name, which is the label.
+func TestCRUSHHostNames(t *testing.T) {
+	node := func(name, label string) *corev1.Node {
+		n := &corev1.Node{}
+		n.Name = name
+		if label != "" {
+			n.Labels = map[string]string{corev1.LabelHostname: label}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name string
+		node *corev1.Node
+		want []string
+	}{
+		{"a short name, its label the same", node("worker-a", "worker-a"), []string{"worker-a"}},
+		{"no label", node("worker-a", ""), []string{"worker-a"}},
+		{"an FQDN, its label the same", node("ip-10-0-1-2.ec2.internal", "ip-10-0-1-2.ec2.internal"), []string{"ip-10-0-1-2.ec2.internal", "ip-10-0-1-2-ec2-internal"}},
+		{"a label that differs from the name", node("n3.hco.test", "n3"), []string{"n3.hco.test", "n3"}},
+		{"a dotted label that differs", node("node-7", "node-7.rack2.example.com"), []string{"node-7", "node-7-rack2-example-com", "node-7.rack2.example.com"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CRUSHHostNames(tc.node); !slices.Equal(got, tc.want) {
+				t.Errorf("CRUSHHostNames = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }
 
 func TestTopologyHosts(t *testing.T) {
@@ -30,6 +62,7 @@ func TestTopologyHosts(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		hosts []v1alpha1.NodeManagerHost
+		names map[string][]string
 		lines []string
 	}{
 		{name: "no NodeManager", lines: nil},
@@ -57,9 +90,19 @@ func TestTopologyHosts(t *testing.T) {
 			},
 			lines: []string{"node-a 10.0.0.7", "node-b 10.0.0.7"},
 		},
+		{
+			// Rook's CRUSH host of an FQDN-named node, and a node whose label differs.
+			name: "every CRUSH name of a node",
+			hosts: []v1alpha1.NodeManagerHost{
+				{Pod: "nm-0", UID: "a", NodeName: "n2.hco.test", YARNHost: "10.118.1.2"},
+				{Pod: "nm-1", UID: "b", NodeName: "n3.hco.test", YARNHost: "10.118.2.2"},
+			},
+			names: map[string][]string{"n2.hco.test": {"n2.hco.test", "n2-hco-test"}, "n3.hco.test": {"n3.hco.test", "n3"}},
+			lines: []string{"n2-hco-test 10.118.1.2", "n2.hco.test 10.118.1.2", "n3 10.118.2.2", "n3.hco.test 10.118.2.2"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := TopologyHosts(tc.hosts)
+			got := TopologyHosts(tc.hosts, tc.names)
 			if !strings.HasPrefix(got, header) {
 				t.Errorf("no header:\n%s", got)
 			}
