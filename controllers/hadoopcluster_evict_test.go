@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -33,7 +32,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		hc := createCluster(ns, "fenced", "ext")
 		objs := childrenOf(hc)
 		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := nodeManagerPod(objs, 0)
+		pod := nodeManagerPod(objs)
 		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
 			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
@@ -44,7 +43,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		oldUID := pod.UID
 		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
 		Eventually(gone(pod)).Should(Succeed())
-		successor := nodeManagerPod(objs, 0)
+		successor := nodeManagerPod(objs)
 		Expect(k8sClient.Create(ctx, successor)).To(Succeed())
 
 		var job batchv1.Job
@@ -77,13 +76,56 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).Should(HaveLen(1))
 	})
 
+	It("evicts the sessions of a pod whose node is unreachable, once, while the pod object remains", func() {
+		ns := createNamespace("fence")
+		evictingBackend(ns, "ext")
+		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "lost-" + ns + ".fence.test"}}
+		Expect(k8sClient.Create(ctx, node)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, node))).To(Succeed()) })
+		setNodeReady(node, corev1.ConditionTrue, "kubelet is posting ready status")
+
+		hc := createCluster(ns, "lost", "ext")
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		pod := nodeManagerPod(objs)
+		pod.Spec.NodeName = node.Name
+		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
+			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
+		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).
+			Should(BeEmpty(), "a pod on a Ready node keeps its sessions")
+
+		By("marking the node unreachable, as the node controller does when its kubelet stops reporting")
+		setNodeReady(node, corev1.ConditionUnknown, "Kubelet stopped posting node status.")
+		Eventually(func(g Gomega) []string {
+			var names []string
+			for _, j := range evictionJobs(g, ns) {
+				names = append(names, j.Name)
+			}
+			return names
+		}).Should(Equal([]string{hadoop.EvictSessionsJobName(hc, pod.UID)}))
+		Eventually(func(g Gomega) *metav1.Time {
+			sp := fresh(hc)(g).Status.SessionPods
+			g.Expect(sp).To(HaveLen(1))
+			return sp[0].Fenced
+		}).ShouldNot(BeNil())
+		Eventually(events(hc)).Should(ContainElement("Warning/" + v1alpha1.EventReasonFencingSessions))
+
+		By("not evicting again when the pod object finally goes")
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(gone(pod)).Should(Succeed())
+		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).Should(BeEmpty())
+		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).Should(HaveLen(1))
+		Expect(events(hc)(Default)).NotTo(ContainElement("Normal/" + v1alpha1.EventReasonEvictingSessions))
+	})
+
 	It("records nothing when the StorageBackend has no evictor", func() {
 		ns := createNamespace("evict")
 		readyExternalBackend(ns, "ext")
 		hc := createCluster(ns, "open", "ext")
 		objs := childrenOf(hc)
 		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := nodeManagerPod(objs, 0)
+		pod := nodeManagerPod(objs)
 		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
 		Eventually(condition(hc, v1alpha1.ConditionStorageReady)).Should(Equal("True/Reconciled"))
 		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
@@ -92,13 +134,36 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 	})
 })
 
-// nodeManagerPod is the NodeManager pod of ordinal i as the StatefulSet controller,
+// nodeManagerPod is the NodeManager pod of ordinal 0 as the StatefulSet controller,
 // which does not run here, would make it (not yet created).
-func nodeManagerPod(objs *clusterObjects, i int) *corev1.Pod {
+func nodeManagerPod(objs *clusterObjects) *corev1.Pod {
 	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: objs.NodeManagers.Namespace, Name: fmt.Sprintf("%s-%d", objs.NodeManagers.Name, i), Labels: objs.NodeManagers.Spec.Template.Labels},
+		ObjectMeta: metav1.ObjectMeta{Namespace: objs.NodeManagers.Namespace, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 	}
+}
+
+// evictingBackend makes a Ready external StorageBackend with an evictor.
+func evictingBackend(ns, name string) {
+	sb := externalBackend(ns, name, false)
+	Eventually(func(g Gomega) {
+		cur := fresh(sb)(g)
+		cur.Spec.CephFS.External.Evictor = &v1alpha1.CephxClientRef{ClientID: "hadoop-evictor", KeySecretRef: v1alpha1.SecretKeyRef{Name: "evictor-key"}}
+		g.Expect(k8sClient.Update(ctx, cur)).To(Succeed())
+	}).Should(Succeed())
+	writeKeySecret(ns, "evictor-key")
+	Eventually(condition(sb, v1alpha1.ConditionEvictorReady)).Should(Equal("True/Reconciled"))
+}
+
+// setNodeReady writes the node's Ready condition, as its kubelet or the node
+// controller would.
+func setNodeReady(node *corev1.Node, status corev1.ConditionStatus, message string) {
+	Eventually(func(g Gomega) {
+		cur := &corev1.Node{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(node), cur)).To(Succeed())
+		cur.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: status, Message: message, LastTransitionTime: metav1.Now(), LastHeartbeatTime: metav1.Now()}}
+		g.Expect(k8sClient.Status().Update(ctx, cur)).To(Succeed())
+	}).Should(Succeed())
 }
 
 // evictionJobs lists the eviction Jobs in ns.

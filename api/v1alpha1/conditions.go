@@ -173,6 +173,9 @@ const (
 	// EventReasonEvictingSessions: a pod of the cluster is gone, and a Job evicts the
 	// CephFS sessions it may have left open.
 	EventReasonEvictingSessions = "EvictingSessions"
+	// EventReasonFencingSessions: a pod of the cluster remains on a node that was lost
+	// (unreachable, out of service or gone), and a Job evicts its CephFS sessions.
+	EventReasonFencingSessions = "FencingSessions"
 	// EventReasonReplaced: a StatefulSet whose immutable fields had to change was
 	// deleted, leaving its pods running, to be created anew.
 	EventReasonReplaced = "Replaced"

@@ -719,9 +719,9 @@ type HadoopClusterStatus struct {
 	Decommissioning *Decommissioning `json:"decommissioning,omitempty"`
 
 	// SessionPods are the cluster's pods whose CephFS sessions the operator evicts
-	// once they are gone (by their UID, which the connector tags each session with),
-	// when the StorageBackend has an evictor. Kept here so that a pod deleted while the
-	// operator was down is still recognised.
+	// once they are gone, or once their node is lost (by their UID, which the
+	// connector tags each session with), when the StorageBackend has an evictor. Kept
+	// here so that a pod deleted while the operator was down is still recognised.
 	// +listType=map
 	// +listMapKey=uid
 	// +optional
@@ -868,4 +868,9 @@ type SessionPod struct {
 	Name string `json:"name"`
 	// UID of the pod, which its sessions carry as client_metadata.pod_uid.
 	UID string `json:"uid"`
+	// Fenced is when the pod's sessions were evicted because its node was lost
+	// (unreachable, out of service or gone) while the pod object remained; they are
+	// not evicted again when the pod goes.
+	// +optional
+	Fenced *metav1.Time `json:"fenced,omitempty"`
 }

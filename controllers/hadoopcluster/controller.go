@@ -3,11 +3,13 @@ package hadoopcluster
 import (
 	"context"
 	"errors"
+	"time"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -39,6 +41,9 @@ type Reconciler struct {
 	// decommissions and the NodeManagers' YARN hosts; SetupWithManager makes a
 	// *yarn.Client when it is nil.
 	YARN YARNNodes
+	// Clock tells the time of decommission deadlines and fencing records; the real
+	// clock when nil.
+	Clock clock.PassiveClock
 
 	// workloads holds the Hadoop pods and the nodes, trimmed to the few fields the
 	// status needs; SetupWithManager creates it.
@@ -157,4 +162,11 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *clusterPass, reconcileE
 		r.recordClusterChanges(p, old, *st)
 	}
 	return o, err
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Clock == nil {
+		return time.Now()
+	}
+	return r.Clock.Now()
 }

@@ -61,7 +61,7 @@ func (r *Reconciler) planDecommission(ctx context.Context, p *clusterPass) (*had
 
 	prev := p.base.Status.Decommissioning
 	same := prev != nil && prev.Reason == v1alpha1.DecommissionScaleDown && prev.Replicas == desired
-	d, expired := decommissionWindow(prev, same, timeout, time.Now())
+	d, expired := decommissionWindow(prev, same, timeout, r.now())
 	d.Reason, d.Replicas = v1alpha1.DecommissionScaleDown, desired
 	if expired {
 		r.record(hc, nil, corev1.EventTypeWarning, v1alpha1.EventReasonDecommissionTimedOut, "Scale",

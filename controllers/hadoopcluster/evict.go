@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -30,9 +31,10 @@ import (
 // went while the operator was down. A pod the operator never saw is never evicted, so
 // a cache that lags behind cannot get a live pod's sessions evicted.
 
-// evictDeadSessions starts an eviction Job for each recorded pod that is gone, then
-// records the pods that exist now. Without storage the record stays as it is; without
-// an evictor it is cleared, since nothing would evict.
+// evictDeadSessions starts an eviction Job for each recorded pod that is gone and for
+// each pod whose node was lost (internal/fencing), then records the pods that exist
+// now. Without storage the record stays as it is; without an evictor it is cleared,
+// since nothing would evict.
 func (r *Reconciler) evictDeadSessions(ctx context.Context, p *clusterPass, storage *hadoop.Storage) error {
 	hc := p.hc
 	recorded := p.base.Status.SessionPods
@@ -49,34 +51,56 @@ func (r *Reconciler) evictDeadSessions(ctx context.Context, p *clusterPass, stor
 		hc.Status.SessionPods = recorded
 		return fmt.Errorf("listing the cluster's pods: %w", err)
 	}
-	live := map[types.UID]bool{}
-	current := make([]v1alpha1.SessionPod, 0, len(pods.Items))
-	for _, pod := range pods.Items {
-		live[pod.UID] = true
-		current = append(current, v1alpha1.SessionPod{Name: pod.Name, UID: string(pod.UID)})
+	nodes, err := r.nodesOf(ctx, pods.Items)
+	if err != nil {
+		hc.Status.SessionPods = recorded
+		return err
 	}
+	plan := fencing.Plan(recorded, pods.Items, nodes, r.now())
+	record := plan.Record
 	var errs []error
-	for _, gone := range recorded {
-		if live[types.UID(gone.UID)] {
-			continue
-		}
-		if err := r.startEviction(ctx, hc, *storage, gone); err != nil {
-			// Kept on record, so the next pass tries again.
-			current = append(current, gone)
+	for _, e := range plan.Evict {
+		if err := r.startEviction(ctx, hc, *storage, e); err != nil {
+			// As recorded before, so the next pass tries again.
+			record = slices.DeleteFunc(record, func(s v1alpha1.SessionPod) bool { return s.UID == e.Pod.UID })
+			record = append(record, e.Pod)
 			errs = append(errs, err)
 		}
 	}
-	slices.SortFunc(current, func(a, b v1alpha1.SessionPod) int {
+	slices.SortFunc(record, func(a, b v1alpha1.SessionPod) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.UID, b.UID))
 	})
-	hc.Status.SessionPods = current
+	hc.Status.SessionPods = record
 	p.sessionPodsObserved = true
 	return errors.Join(errs...)
 }
 
+// nodesOf reads the nodes the pods run on from the cache; a node that is not there is
+// left out, which the plan reads as gone.
+func (r *Reconciler) nodesOf(ctx context.Context, pods []corev1.Pod) (map[string]*corev1.Node, error) {
+	nodes := map[string]*corev1.Node{}
+	for _, pod := range pods {
+		name := pod.Spec.NodeName
+		if _, seen := nodes[name]; seen || name == "" {
+			continue
+		}
+		node := &corev1.Node{}
+		err := r.workloads.Get(ctx, types.NamespacedName{Name: name}, node)
+		switch {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("reading node %s: %w", name, err)
+		}
+		nodes[name] = node
+	}
+	return nodes, nil
+}
+
 // startEviction creates the Job that evicts the sessions of the pod gone. A Job of
 // that name that exists already was made by an earlier pass for the same UID.
-func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopCluster, storage hadoop.Storage, gone v1alpha1.SessionPod) error {
+func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopCluster, storage hadoop.Storage, e fencing.Eviction) error {
+	gone := e.Pod
 	job := hadoop.EvictSessionsJob(hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
 		gone.Name, types.UID(gone.UID))
 	if err := controllerutil.SetControllerReference(hc, job, r.Scheme); err != nil {
@@ -88,6 +112,12 @@ func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopClust
 		return nil
 	case err != nil:
 		return fmt.Errorf("creating Job %s to evict the CephFS sessions of pod %s: %w", job.Name, gone.Name, err)
+	}
+	if e.NodeLost {
+		r.record(hc, job, corev1.EventTypeWarning, v1alpha1.EventReasonFencingSessions, "Evict",
+			fmt.Sprintf("Pod %s (uid %s) remains, but %s; Job %s evicts its CephFS sessions, as client.%s, so that no other client waits for them",
+				gone.Name, gone.UID, e.Why, job.Name, storage.EvictionClientID))
+		return nil
 	}
 	r.record(hc, job, corev1.EventTypeNormal, v1alpha1.EventReasonEvictingSessions, "Evict",
 		fmt.Sprintf("Pod %s (uid %s) is gone; Job %s evicts the CephFS sessions it may have left open, as client.%s",

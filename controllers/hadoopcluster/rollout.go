@@ -66,7 +66,7 @@ func (r *Reconciler) planRollout(ctx context.Context, p *clusterPass) (*hadoop.D
 		return nil, nil
 	}
 	same := prev != nil && prev.Reason == v1alpha1.DecommissionRollingUpdate && len(prev.Nodes) == 1 && prev.Nodes[0].Pod == target
-	d, expired := decommissionWindow(prev, same, timeout, time.Now())
+	d, expired := decommissionWindow(prev, same, timeout, r.now())
 	d.Reason, d.Replicas = v1alpha1.DecommissionRollingUpdate, desired
 	if expired {
 		r.record(hc, nil, corev1.EventTypeWarning, v1alpha1.EventReasonDecommissionTimedOut, "Update",

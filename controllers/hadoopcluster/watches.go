@@ -32,6 +32,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
@@ -92,7 +93,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(source.Kind(workloads, &corev1.Pod{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
 		WatchesRawSource(source.Kind(workloads, &corev1.Node{},
-			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), allocatableChanged()))
+			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), nodeChanged()))
 	if r.APIs.Rook {
 		b = b.Watches(&cephv1.CephCluster{}, handler.EnqueueRequestsFromMapFunc(r.byRookObject), builder.WithPredicates(specChanged))
 	}
@@ -209,6 +210,17 @@ func trimNode(obj any) (any, error) {
 	if h, ok := node.Labels[corev1.LabelHostname]; ok {
 		out.Labels = map[string]string{corev1.LabelHostname: h}
 	}
+	// Whether the node was lost (internal/fencing).
+	for _, t := range node.Spec.Taints {
+		if t.Key == fencing.OutOfServiceTaint {
+			out.Spec.Taints = append(out.Spec.Taints, t)
+		}
+	}
+	for _, c := range node.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			out.Status.Conditions = []corev1.NodeCondition{{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime, Message: c.Message}}
+		}
+	}
 	for name, q := range node.Status.Allocatable {
 		if strings.Contains(string(name), "/") {
 			if out.Status.Allocatable == nil {
@@ -228,12 +240,16 @@ func schedulingChanged() predicate.TypedPredicate[*corev1.Pod] {
 	}}
 }
 
-// allocatableChanged passes nodes that come or go, or whose extended resources or
-// host name label changed, and not the heartbeats that make up most node updates.
-func allocatableChanged() predicate.TypedPredicate[*corev1.Node] {
+// nodeChanged passes nodes that come or go, or whose extended resources, host name
+// label or loss (internal/fencing) changed, and not the heartbeats that make up most
+// node updates.
+func nodeChanged() predicate.TypedPredicate[*corev1.Node] {
 	return predicate.TypedFuncs[*corev1.Node]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Node]) bool {
+		oldLost, _ := fencing.NodeLost(e.ObjectOld, e.ObjectOld.Name)
+		newLost, _ := fencing.NodeLost(e.ObjectNew, e.ObjectNew.Name)
 		return !equality.Semantic.DeepEqual(e.ObjectOld.Status.Allocatable, e.ObjectNew.Status.Allocatable) ||
-			e.ObjectOld.Labels[corev1.LabelHostname] != e.ObjectNew.Labels[corev1.LabelHostname]
+			e.ObjectOld.Labels[corev1.LabelHostname] != e.ObjectNew.Labels[corev1.LabelHostname] ||
+			oldLost != newLost
 	}}
 }
 
@@ -285,13 +301,24 @@ func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Reque
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: pod.Namespace, Name: name}}}
 }
 
-// byNode maps a node to the clusters that ask for an extended resource it offers. An
-// update maps both the old and the new node, so clusters also hear of resources that
-// went away.
+// byNode maps a node to the clusters that ask for an extended resource it offers, and
+// to those with pods on it, whose sessions are fenced when the node is lost. An update
+// maps both the old and the new node, so clusters also hear of resources that went
+// away.
 func (r *Reconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
 	var reqs []reconcile.Request
 	for name := range node.Status.Allocatable {
 		reqs = append(reqs, r.clustersBy(ctx, indexes.ExtendedResource, string(name))...)
+	}
+	pods := &corev1.PodList{}
+	if err := r.workloads.List(ctx, pods); err != nil {
+		log.FromContext(ctx).Error(err, "listing the Hadoop pods to map a node event", "node", node.Name)
+		return reqs
+	}
+	for i := range pods.Items {
+		if pods.Items[i].Spec.NodeName == node.Name {
+			reqs = append(reqs, r.byPod(ctx, &pods.Items[i])...)
+		}
 	}
 	return reqs
 }

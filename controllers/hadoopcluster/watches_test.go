@@ -3,12 +3,14 @@ package hadoopcluster
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -45,9 +47,17 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressAndNode(t *testing.T) 
 	}
 }
 
-func TestTrimNodeKeepsExtendedResources(t *testing.T) {
+// trimNode keeps the extended resources, the host name label (topology.go) and what
+// tells a lost node (internal/fencing), and drops the rest of a node's bulk.
+func TestTrimNodeKeepsExtendedResourcesHostnameAndLoss(t *testing.T) {
+	changed := metav1.NewTime(time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC))
 	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: "worker", ResourceVersion: "3", Labels: map[string]string{"kubernetes.io/hostname": "worker"}},
+		ObjectMeta: metav1.ObjectMeta{Name: "worker.example.com", ResourceVersion: "3", Labels: map[string]string{
+			"kubernetes.io/hostname": "worker", "topology.kubernetes.io/zone": "a"}},
+		Spec: corev1.NodeSpec{Taints: []corev1.Taint{
+			{Key: "node.kubernetes.io/unschedulable", Effect: corev1.TaintEffectNoSchedule},
+			{Key: fencing.OutOfServiceTaint, Value: "nodeshutdown", Effect: corev1.TaintEffectNoExecute},
+		}},
 		Status: corev1.NodeStatus{
 			Allocatable: corev1.ResourceList{
 				corev1.ResourceCPU:       resource.MustParse("32"),
@@ -55,6 +65,11 @@ func TestTrimNodeKeepsExtendedResources(t *testing.T) {
 				"hugepages-2Mi":          resource.MustParse("1Gi"),
 				"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
 				"nvidia.com/gpu":         resource.MustParse("4"),
+			},
+			Conditions: []corev1.NodeCondition{
+				{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionFalse},
+				{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status.",
+					LastTransitionTime: changed, LastHeartbeatTime: changed},
 			},
 			Images: []corev1.ContainerImage{{Names: []string{"hadoop"}, SizeBytes: 1 << 30}},
 		},
@@ -64,11 +79,16 @@ func TestTrimNodeKeepsExtendedResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: "worker", ResourceVersion: "3"},
-		Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
-			"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
-			"nvidia.com/gpu":         resource.MustParse("4"),
-		}},
+		ObjectMeta: metav1.ObjectMeta{Name: "worker.example.com", ResourceVersion: "3", Labels: map[string]string{"kubernetes.io/hostname": "worker"}},
+		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: fencing.OutOfServiceTaint, Value: "nodeshutdown", Effect: corev1.TaintEffectNoExecute}}},
+		Status: corev1.NodeStatus{
+			Allocatable: corev1.ResourceList{
+				"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
+				"nvidia.com/gpu":         resource.MustParse("4"),
+			},
+			// No heartbeat: it changes on every status update, and would wake the watch.
+			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Message: "Kubelet stopped posting node status.", LastTransitionTime: changed}},
+		},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("trimNode = %+v, want %+v", got, want)

@@ -302,12 +302,14 @@ func supervisorTest(t *testing.T) {
 	}
 }
 
+// waitForLog waits for a line that is text exactly: the log's header line quotes the
+// command, which may contain the text too.
 func waitForLog(t *testing.T, path, text string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		b, _ := os.ReadFile(path)
-		if strings.Contains(string(b), text) {
+		if slices.Contains(strings.Split(string(b), "\n"), text) {
 			return
 		}
 		if time.Now().After(deadline) {
