@@ -157,10 +157,10 @@ cluster-up: ## Start the local single-node Kubernetes (etcd, control plane, kube
 CLUSTER_TEST_NODES ?= 3
 
 .PHONY: cluster-test
-cluster-test: $(GINKGO) ## Start a local cluster of CLUSTER_TEST_NODES nodes and check it works as several machines: pods, Services, DNS, logs/exec and NetworkPolicy across nodes.
+cluster-test: $(GINKGO) ## Start a local cluster of CLUSTER_TEST_NODES nodes and check it works as several machines: pods, Services, DNS, logs/exec and NetworkPolicy across nodes, a worker lost and back.
 	HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) hack/cluster/up.sh
 	hack/cluster/netpol.sh up
-	source hack/cluster/env.sh && export KUBECONFIG && \
+	source hack/cluster/env.sh && export KUBECONFIG LOCAL_CLUSTER && \
 		BUSYBOX_IMAGE=$$(hack/cluster/smoke.sh --image) HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) \
 		KUBECTL=$(ENVTEST_ASSETS)/kubectl $(GINKGO) -tags cluster --timeout 20m --no-color -v ./test/cluster
 

@@ -134,6 +134,51 @@ var _ = Describe("Nodes", Ordered, func() {
 	})
 })
 
+var _ = Describe("A worker lost and back", Ordered, func() {
+	It("is marked unreachable when it loses power, and is Ready again after it starts", func() {
+		workers, err := clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		var lost string
+		for _, n := range workers.Items {
+			if strings.HasPrefix(n.Name, fmt.Sprintf("n%d.", wantNodes)) {
+				lost = n.Name
+			}
+		}
+		Expect(lost).NotTo(BeEmpty(), "no worker n%d", wantNodes)
+		pod := awaitRunning(createPod(webPod("doomed", lost)))
+
+		By("killing every process of " + lost + " at once")
+		out, err := localCluster("stop", lost, "--kill").CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "%s", out)
+		// The node controller marks a node Unknown once its kubelet has not renewed its
+		// lease for the node monitor grace period (50 s by default).
+		Eventually(func(g Gomega) corev1.ConditionStatus {
+			n, err := clientset.CoreV1().Nodes().Get(ctx, lost, metav1.GetOptions{})
+			g.Expect(err).NotTo(HaveOccurred())
+			return readyStatus(n)
+		}).WithTimeout(2 * time.Minute).WithPolling(2 * time.Second).Should(Equal(corev1.ConditionUnknown))
+		_, err = tryFetch(pod, fmt.Sprintf("http://127.0.0.1:%d/", webPort))
+		Expect(err).To(HaveOccurred(), "exec into a pod of the lost node still works")
+
+		By("starting it again")
+		out, err = localCluster("start", lost).CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "%s", out)
+		n, err := clientset.CoreV1().Nodes().Get(ctx, lost, metav1.GetOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(readyStatus(n)).To(Equal(corev1.ConditionTrue))
+		awaitRunning(createPod(webPod("reborn", lost)))
+	})
+})
+
+func readyStatus(n *corev1.Node) corev1.ConditionStatus {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status
+		}
+	}
+	return ""
+}
+
 func ready(n *corev1.Node) bool {
 	for _, c := range n.Status.Conditions {
 		if c.Type == corev1.NodeReady {

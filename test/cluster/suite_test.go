@@ -52,6 +52,7 @@ var _ = BeforeSuite(func() {
 	wantNodes, err = strconv.Atoi(os.Getenv("HCO_CLUSTER_NODES"))
 	Expect(err).NotTo(HaveOccurred(), "HCO_CLUSTER_NODES must say how many nodes the cluster has")
 	Expect(wantNodes).To(BeNumerically(">=", 2), "these specs need two nodes or more")
+	Expect(os.Getenv("LOCAL_CLUSTER")).NotTo(BeEmpty(), "LOCAL_CLUSTER must name cmd/local-cluster's binary")
 
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	Expect(err).NotTo(HaveOccurred())
@@ -89,4 +90,9 @@ func kubectl(args ...string) *exec.Cmd {
 		bin = "kubectl"
 	}
 	return exec.CommandContext(ctx, bin, args...)
+}
+
+// localCluster runs $LOCAL_CLUSTER, the workers' launcher (hack/cluster/env.sh).
+func localCluster(args ...string) *exec.Cmd {
+	return exec.CommandContext(ctx, os.Getenv("LOCAL_CLUSTER"), args...)
 }
