@@ -161,7 +161,10 @@ cluster-test: $(GINKGO) ## Start a local cluster of CLUSTER_TEST_NODES nodes and
 	HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) hack/cluster/up.sh
 	hack/cluster/netpol.sh up
 	source hack/cluster/env.sh && export KUBECONFIG LOCAL_CLUSTER && \
-		BUSYBOX_IMAGE=$$(hack/cluster/smoke.sh --image) HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) \
+		BUSYBOX_IMAGE=$$(hack/cluster/smoke.sh --image) && \
+		REGISTRY_IMAGE=$$CLUSTER_REGISTRY/$${BUSYBOX_IMAGE#localhost/} && \
+		hack/images/push.sh --insecure $$CLUSTER_REGISTRY --archive $$CLUSTER_DIR/images/busybox.tar $${BUSYBOX_IMAGE#localhost/} && \
+		BUSYBOX_IMAGE=$$BUSYBOX_IMAGE REGISTRY_IMAGE=$$REGISTRY_IMAGE HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) \
 		KUBECTL=$(ENVTEST_ASSETS)/kubectl $(GINKGO) -tags cluster --timeout 20m --no-color -v ./test/cluster
 
 .PHONY: cluster-down
@@ -171,6 +174,15 @@ cluster-down: ## Stop the local Kubernetes and remove its state.
 .PHONY: images
 images: ## Build the operator, Hadoop, Ceph and pause images without a container engine.
 	hack/images/build.sh all
+
+# Registry of images-push, such as registry.example.com/hadoop; INSECURE=1 for plain HTTP.
+REGISTRY ?=
+INSECURE ?=
+
+.PHONY: images-push
+images-push: ## Push the images `make images` built to REGISTRY (crane, no container engine; INSECURE=1 for plain HTTP).
+	@[[ -n "$(REGISTRY)" ]] || { echo "make images-push REGISTRY=host[:port][/path] [INSECURE=1]" >&2; exit 2; }
+	hack/images/push.sh $(if $(INSECURE),--insecure) $(REGISTRY) all
 
 .PHONY: docker-build
 docker-build: ## Build the operator, Hadoop and Ceph images with a container engine (docker buildx).

@@ -68,7 +68,7 @@ func run(args []string) error {
 	}
 	s := localcluster.DefaultSettings(o.clusterDir, o.k8sBin)
 	s.Nodes, s.PauseArchive, s.PauseImage, s.MemoryReservedPerNode = o.nodes, o.pause, o.pauseImage, o.memory
-	s.KubeRouter = o.kubeRouter
+	s.KubeRouter, s.Registry = o.kubeRouter, o.registry
 	layout, err := localcluster.NewLayout(s)
 	if err != nil {
 		return err
@@ -114,10 +114,10 @@ func run(args []string) error {
 }
 
 type options struct {
-	clusterDir, k8sBin, pause, pauseImage, kubeRouter, memory string
-	nodes                                                     int
-	timeout                                                   time.Duration
-	purge, kill                                               bool
+	clusterDir, k8sBin, pause, pauseImage, kubeRouter, memory, registry string
+	nodes                                                               int
+	timeout                                                             time.Duration
+	purge, kill                                                         bool
 }
 
 func newFlagSet(name string, o *options) *flag.FlagSet {
@@ -129,6 +129,7 @@ func newFlagSet(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.pause, "pause-archive", "", "the pause image's OCI archive, imported into each node")
 	fs.StringVar(&o.pauseImage, "pause-image", "localhost/pause:3.10", "the sandbox image's reference")
 	fs.IntVar(&o.nodes, "nodes", 1, "nodes in the cluster, the first (hack/cluster's) included")
+	fs.StringVar(&o.registry, "registry", "", "the cluster's image registry (host:port), which the workers pull from over HTTP")
 	fs.StringVar(&o.kubeRouter, "kube-router", "", "kube-router's binary: enforce NetworkPolicy on the workers")
 	fs.StringVar(&o.memory, "memory-reserved", "", "memory each worker's kubelet reserves (systemReserved), e.g. 16Gi")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "how long to wait for Ready nodes")

@@ -3,7 +3,8 @@
 # pods and their containers, processes (recognised by this cluster's paths on their
 # command lines), mounts, the CNI bridge, the node's address, kube-proxy's and the
 # kubelet's iptables rules, the kubelet's cgroups, host settings, and the cluster's state. Kept for the next start: the built binaries, containerd's image
-# store (imported images cannot be pulled again) and the logs of this cluster.
+# store (imported images cannot be pulled again), the registry's storage and the logs of
+# this cluster.
 # Idempotent, and safe when nothing runs.
 #
 # Usage: down.sh [--purge]   --purge also removes the image store and the logs
@@ -177,7 +178,7 @@ remove_host_files() {
 remove_state() {
 	rm -rf "$CLUSTER_RUN_DIR"
 	if ((PURGE)); then
-		rm -rf "$CLUSTER_DIR"
+		rm -rf "$CLUSTER_DIR" "$CLUSTER_REGISTRY_DIR"
 		return 0
 	fi
 	rm -rf "$CLUSTER_ETCD_DIR" "$CLUSTER_PKI_DIR" "$CLUSTER_CONFIG_DIR" "$CLUSTER_KUBELET_DIR" \
@@ -205,7 +206,7 @@ kill_pod_processes
 stop_procs kube-proxy coredns kube-scheduler kube-controller-manager
 stop_procs kubernetes-service-proxy kube-apiserver
 # dnsmasq: the cluster DNS of clusters started by an earlier version of up.sh.
-stop_procs etcd dnsmasq
+stop_procs etcd dnsmasq registry
 unmount_all
 remove_network
 remove_cgroups

@@ -83,6 +83,12 @@ CLUSTER_NODES_CIDR=10.118.0.0/16
 # kubelet with its own containerd and kube-proxy in network, mount, UTS, IPC and PID
 # namespaces of its own, run by cmd/local-cluster (docs/local-cluster.md).
 CLUSTER_NODES="${HCO_CLUSTER_NODES:-1}"
+# The cluster's image registry (the CNCF Distribution registry, hack/tools/registry.sh),
+# on the first node's address, which every node reaches; its storage outlives the
+# cluster, like the image stores. Every node's containerd pulls from it over plain
+# HTTP (config/certs.d), as a cluster's nodes pull from their registry.
+CLUSTER_REGISTRY="$CLUSTER_NODE_IP:5000"
+CLUSTER_REGISTRY_DIR="$HCO_CACHE/registry"
 # The workers' launcher, built from this checkout by up.sh.
 LOCAL_CLUSTER="$HCO_CACHE/bin/local-cluster"
 # The cluster DNS (CoreDNS, the kubelet's clusterDNS) listens on the node's address,

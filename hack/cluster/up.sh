@@ -69,6 +69,7 @@ install_tools() {
 	done
 	build_crictl
 	"$ROOT/hack/tools/coredns.sh" >/dev/null
+	REGISTRY_BIN="$("$ROOT/hack/tools/registry.sh" registry | tail -1)"
 }
 
 # ---------------------------------------------------------------------------- PKI
@@ -327,6 +328,34 @@ write_configs() {
 		  [plugins."io.containerd.grpc.v1.cri".cni]
 		    bin_dir = "$CNI_BIN_DIR"
 		    conf_dir = "$CLUSTER_CNI_DIR/net.d"
+
+		  [plugins."io.containerd.grpc.v1.cri".registry]
+		    config_path = "$c/certs.d"
+	EOF
+
+	# The cluster's registry speaks plain HTTP, as containerd is told here; containerd
+	# reads this directory on every pull.
+	write_file "$c/certs.d/$CLUSTER_REGISTRY/hosts.toml" <<-EOF || true
+		server = "http://$CLUSTER_REGISTRY"
+
+		[host."http://$CLUSTER_REGISTRY"]
+		  capabilities = ["pull", "resolve"]
+	EOF
+
+	# Deleting is allowed so that hack/images/push.sh can replace a tag's manifest and
+	# an operator can clean up; nothing deletes on its own.
+	write_file "$c/registry.yml" <<-EOF && CONFIG_CHANGED[registry]=1
+		version: 0.1
+		log:
+		  level: warn
+		storage:
+		  filesystem:
+		    rootdirectory: $CLUSTER_REGISTRY_DIR
+		  delete:
+		    enabled: true
+		http:
+		  addr: $CLUSTER_REGISTRY
+		  secret: hco-local-cluster
 	EOF
 
 	# Read by containerd for every new sandbox, so a change needs no restart.
@@ -415,6 +444,7 @@ declare -A PORTS=(
 	[kubernetes-service-proxy]="$CLUSTER_KUBERNETES_SERVICE_IP:443"
 	[kube-proxy]="127.0.0.1:$CLUSTER_KUBE_PROXY_HEALTHZ_PORT 127.0.0.1:$CLUSTER_KUBE_PROXY_METRICS_PORT"
 	[coredns]="$CLUSTER_DNS_IP:53 127.0.0.1:$CLUSTER_DNS_READY_PORT"
+	[registry]="$CLUSTER_REGISTRY"
 )
 
 # run NAME ARGV... keeps this cluster's process NAME when it runs with exactly ARGV and
@@ -594,6 +624,16 @@ start_kube_proxy() {
 	await kube-proxy 60 curl -sf "http://127.0.0.1:$CLUSTER_KUBE_PROXY_HEALTHZ_PORT/healthz"
 }
 
+# The registry answers on the node's address. Tracing off: distribution exports
+# OpenTelemetry traces to a collector on loopback by default, which is not there.
+start_registry() {
+	mkdir -p "$CLUSTER_DIR/bin" "$CLUSTER_REGISTRY_DIR"
+	# A name of this cluster's for the binary, so our_pids recognises the process.
+	ln -sfn "$REGISTRY_BIN" "$CLUSTER_DIR/bin/registry"
+	OTEL_TRACES_EXPORTER=none run registry "$CLUSTER_DIR/bin/registry" serve "$CLUSTER_CONFIG_DIR/registry.yml"
+	await registry 30 curl -sf "http://$CLUSTER_REGISTRY/v2/"
+}
+
 start_containerd() {
 	mkdir -p "$CLUSTER_RUN_DIR" "$CLUSTER_CONTAINERD_ROOT"
 	run containerd "$(command -v containerd)" --config="$CLUSTER_CONFIG_DIR/containerd.toml"
@@ -671,7 +711,7 @@ start_workers() {
 	((CLUSTER_NODES > 1)) && kube_router="$("$ROOT/hack/tools/kube-router.sh" | tail -1)"
 	# The nodes outlive this script: they must not inherit the lock (fd 8).
 	"$LOCAL_CLUSTER" up --nodes "$CLUSTER_NODES" --cluster-dir "$CLUSTER_DIR" --k8s-bin "$K8S_BIN_DIR" \
-		--pause-archive "$HCO_CACHE/images/pause.tar" --pause-image "$PAUSE_IMAGE" \
+		--pause-archive "$HCO_CACHE/images/pause.tar" --pause-image "$PAUSE_IMAGE" --registry "$CLUSTER_REGISTRY" \
 		--kube-router "$kube_router" --memory-reserved "$(worker_memory_reserved)" 8>&-
 }
 
@@ -723,6 +763,7 @@ start_apiserver
 start_service_proxy
 start_controllers
 record_host_paths
+start_registry
 start_containerd
 start_kubelet
 # Service routing before the DNS that gives out Services' addresses.

@@ -23,6 +23,9 @@ type Settings struct {
 	PauseArchive string
 	PauseImage   string
 	CNIBinDir    string
+	// Registry, when set, is the cluster's image registry (host:port), which every
+	// node's containerd pulls from over plain HTTP.
+	Registry string
 	// KubeRouter, when set, is kube-router's binary, run on every worker with only its
 	// network-policy controller, as hack/cluster/netpol.sh runs it on the first node.
 	KubeRouter string

@@ -62,6 +62,9 @@ func Render(l Layout, n Node, c Credentials) (Files, error) {
 	if f["cni/net.d/10-hco-pods.conflist"], err = cniConfig(l.Settings, n); err != nil {
 		return nil, err
 	}
+	if s := l.Settings; s.Registry != "" {
+		f["config/certs.d/"+s.Registry+"/hosts.toml"] = registryHosts(s.Registry)
+	}
 	f["config/crictl.yaml"] = []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", n.Socket(), n.Socket()))
 	return f, nil
 }
@@ -206,6 +209,11 @@ state = "{{.RunDir}}/state"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "{{.CNIBinDir}}"
     conf_dir = "{{.CNIConfDir}}"
+{{- if .Registry}}
+
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "{{.CertsDir}}"
+{{- end}}
 `))
 
 func containerdConfig(s Settings, n Node) ([]byte, error) {
@@ -218,8 +226,15 @@ func containerdConfig(s Settings, n Node) ([]byte, error) {
 		"StreamServer": containerdStreamServer,
 		"CNIBinDir":    s.CNIBinDir,
 		"CNIConfDir":   n.Path("cni", "net.d"),
+		"Registry":     s.Registry,
+		"CertsDir":     n.Path("config", "certs.d"),
 	})
 	return b.Bytes(), err
+}
+
+// registryHosts tells containerd that the cluster's registry speaks plain HTTP.
+func registryHosts(registry string) []byte {
+	return []byte(fmt.Sprintf("server = \"http://%s\"\n\n[host.\"http://%s\"]\n  capabilities = [\"pull\", \"resolve\"]\n", registry, registry))
 }
 
 // cniConfig: a bridge of the node's own with the node's pod /24. Pods have no default

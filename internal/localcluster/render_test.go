@@ -257,6 +257,36 @@ func TestRenderKubeRouter(t *testing.T) {
 	}
 }
 
+// With a registry, containerd reads its hosts directory, which says plain HTTP.
+func TestRenderRegistry(t *testing.T) {
+	s := DefaultSettings("/tmp/c", "/k8s")
+	s.Nodes, s.Registry = 2, "10.118.0.1:5000"
+	l, err := NewLayout(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Render(l, l.Workers[0], fakeCredentials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toml := string(files["config/containerd.toml"])
+	if want := "[plugins.\"io.containerd.grpc.v1.cri\".registry]\n    config_path = \"/tmp/c/nodes/n2/config/certs.d\"\n"; !strings.Contains(toml, want) {
+		t.Errorf("containerd.toml lacks %q:\n%s", want, toml)
+	}
+	hosts := string(files["config/certs.d/10.118.0.1:5000/hosts.toml"])
+	for _, want := range []string{`server = "http://10.118.0.1:5000"`, `[host."http://10.118.0.1:5000"]`, `capabilities = ["pull", "resolve"]`} {
+		if !strings.Contains(hosts, want) {
+			t.Errorf("hosts.toml lacks %q:\n%s", want, hosts)
+		}
+	}
+	s.Registry = ""
+	l, _ = NewLayout(s)
+	files, _ = Render(l, l.Workers[0], fakeCredentials)
+	if strings.Contains(string(files["config/containerd.toml"]), "registry") {
+		t.Errorf("containerd.toml names a registry though none is set:\n%s", files["config/containerd.toml"])
+	}
+}
+
 func TestRenderDeterministic(t *testing.T) {
 	l := testLayout(t, 4)
 	for _, n := range l.Workers {

@@ -91,6 +91,24 @@ var _ = Describe("Nodes", Ordered, func() {
 		}
 	})
 
+	It("pull images from the cluster's registry", func() {
+		for i, n := range nodes {
+			p := webPod(fmt.Sprintf("pulled-%d", i), n.name)
+			p.Spec.Containers[0].Image = registryImage
+			p.Spec.Containers[0].ImagePullPolicy = corev1.PullAlways
+			awaitRunning(createPod(p))
+			Eventually(func(g Gomega) []string {
+				evs, err := clientset.CoreV1().Events(namespace).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + p.Name})
+				g.Expect(err).NotTo(HaveOccurred())
+				var reasons []string
+				for _, e := range evs.Items {
+					reasons = append(reasons, e.Reason)
+				}
+				return reasons
+			}).WithTimeout(30*time.Second).Should(ContainElement("Pulled"), "node %s pulled %s", n.name, registryImage)
+		}
+	})
+
 	It("serve kubectl logs and exec on every node", func() {
 		for _, n := range nodes {
 			out, err := kubectl("-n", namespace, "exec", n.web.Name, "--", "cat", "/proc/sys/kernel/hostname").CombinedOutput()

@@ -29,6 +29,9 @@ var (
 	namespace string
 	// image is a busybox image present on every node (hack/cluster/smoke.sh --image).
 	image string
+	// registryImage is the same image in the cluster's registry, which no node has
+	// imported.
+	registryImage string
 	// wantNodes is the node count the cluster was started with.
 	wantNodes int
 )
@@ -48,6 +51,8 @@ var _ = BeforeSuite(func() {
 	Expect(kubeconfig).NotTo(BeEmpty(), "KUBECONFIG must name the local cluster's kubeconfig")
 	image = os.Getenv("BUSYBOX_IMAGE")
 	Expect(image).NotTo(BeEmpty(), "BUSYBOX_IMAGE must name an image on every node (hack/cluster/smoke.sh --image)")
+	registryImage = os.Getenv("REGISTRY_IMAGE")
+	Expect(registryImage).NotTo(BeEmpty(), "REGISTRY_IMAGE must name that image in the cluster's registry (hack/images/push.sh)")
 	var err error
 	wantNodes, err = strconv.Atoi(os.Getenv("HCO_CLUSTER_NODES"))
 	Expect(err).NotTo(HaveOccurred(), "HCO_CLUSTER_NODES must say how many nodes the cluster has")
