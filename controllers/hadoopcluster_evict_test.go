@@ -20,24 +20,8 @@ import (
 var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label("envtest"), func() {
 	It("records its pods by UID and, once one is gone, starts a Job that evicts that UID's sessions with the evictor's key alone", func() {
 		ns := createNamespace("evict")
-		sb := externalBackend(ns, "ext", false)
-		Eventually(func(g Gomega) {
-			cur := fresh(sb)(g)
-			cur.Spec.CephFS.External.Evictor = &v1alpha1.CephxClientRef{ClientID: "hadoop-evictor", KeySecretRef: v1alpha1.SecretKeyRef{Name: "evictor-key"}}
-			g.Expect(k8sClient.Update(ctx, cur)).To(Succeed())
-		}).Should(Succeed())
-		writeKeySecret(ns, "evictor-key")
-		Eventually(condition(sb, v1alpha1.ConditionEvictorReady)).Should(Equal("True/Reconciled"))
-
-		hc := createCluster(ns, "fenced", "ext")
-		objs := childrenOf(hc)
-		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := nodeManagerPod(objs)
-		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
-		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
-			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
-		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).
-			Should(BeEmpty(), "a live pod's sessions are never evicted")
+		evictingBackend(ns, "ext")
+		hc, objs, pod := recordedNodeManager(ns, "fenced", "")
 
 		By("deleting the pod without grace, as for a lost node, while its successor appears under the same name")
 		oldUID := pod.UID
@@ -84,16 +68,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, node))).To(Succeed()) })
 		setNodeReady(node, corev1.ConditionTrue, "kubelet is posting ready status")
 
-		hc := createCluster(ns, "lost", "ext")
-		objs := childrenOf(hc)
-		Eventually(get(objs.NodeManagers)).Should(Succeed())
-		pod := nodeManagerPod(objs)
-		pod.Spec.NodeName = node.Name
-		Expect(k8sClient.Create(ctx, pod)).To(Succeed())
-		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
-			Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
-		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).
-			Should(BeEmpty(), "a pod on a Ready node keeps its sessions")
+		hc, _, pod := recordedNodeManager(ns, "lost", node.Name)
 
 		By("marking the node unreachable, as the node controller does when its kubelet stops reporting")
 		setNodeReady(node, corev1.ConditionUnknown, "Kubelet stopped posting node status.")
@@ -141,6 +116,23 @@ func nodeManagerPod(objs *clusterObjects) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{Namespace: objs.NodeManagers.Namespace, Name: objs.NodeManagers.Name + "-0", Labels: objs.NodeManagers.Spec.Template.Labels},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nodemanager", Image: "hadoop"}}},
 	}
+}
+
+// recordedNodeManager creates a cluster on StorageBackend "ext" and its NodeManager
+// pod on node, and waits until the pod is on record and no eviction started.
+func recordedNodeManager(ns, name, node string) (*v1alpha1.HadoopCluster, *clusterObjects, *corev1.Pod) {
+	GinkgoHelper()
+	hc := createCluster(ns, name, "ext")
+	objs := childrenOf(hc)
+	Eventually(get(objs.NodeManagers)).Should(Succeed())
+	pod := nodeManagerPod(objs)
+	pod.Spec.NodeName = node
+	Expect(k8sClient.Create(ctx, pod)).To(Succeed())
+	Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).
+		Should(Equal([]v1alpha1.SessionPod{{Name: pod.Name, UID: string(pod.UID)}}))
+	Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).
+		Should(BeEmpty(), "a live pod's sessions are never evicted")
+	return hc, objs, pod
 }
 
 // evictingBackend makes a Ready external StorageBackend with an evictor.

@@ -8,6 +8,8 @@
 //	local-cluster start NODE         start a stopped worker again and wait until it is Ready
 //	local-cluster list               the workers: name, hostname label, address, pod range, state
 //	local-cluster node-run FILE      a node's first process, inside its namespaces (run by up)
+//	local-cluster render containerd|registry-hosts ...
+//	                                 the first node's containerd.toml and hosts.toml (hack/cluster/up.sh)
 package main
 
 import (
@@ -41,6 +43,9 @@ func main() {
 func run(args []string) error {
 	if len(args) == 0 {
 		return errors.New("usage: local-cluster up|down|stop|start|list|node-run (see the package comment)")
+	}
+	if args[0] == "render" {
+		return render(args[1:])
 	}
 	if args[0] == "node-run" {
 		if len(args) != 2 {
@@ -181,4 +186,48 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// render prints a configuration file of the first node, which hack/cluster/up.sh
+// writes: the same code renders the workers' own.
+func render(args []string) error {
+	if len(args) == 0 {
+		return errors.New("usage: local-cluster render containerd|registry-hosts [flags]")
+	}
+	fs := flag.NewFlagSet("render "+args[0], flag.ContinueOnError)
+	var p localcluster.ContainerdPaths
+	s := localcluster.DefaultSettings("/", "")
+	fs.StringVar(&p.Root, "root", "", "containerd's root")
+	fs.StringVar(&p.RunDir, "run-dir", "", "containerd's state and runc's root are below it")
+	fs.StringVar(&p.Socket, "socket", "", "containerd's socket")
+	fs.StringVar(&p.CNIConfDir, "cni-conf-dir", "", "the CNI configuration directory")
+	fs.StringVar(&p.CertsDir, "certs-dir", "", "containerd's hosts directory")
+	fs.StringVar(&s.PauseImage, "pause-image", s.PauseImage, "the sandbox image")
+	fs.StringVar(&s.Registry, "registry", "", "the cluster's registry (host:port)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	var (
+		b   []byte
+		err error
+	)
+	switch args[0] {
+	case "containerd":
+		if p.Root == "" || p.RunDir == "" || p.Socket == "" || p.CNIConfDir == "" {
+			return errors.New("render containerd: --root, --run-dir, --socket and --cni-conf-dir are required")
+		}
+		b, err = localcluster.ContainerdConfig(s, p)
+	case "registry-hosts":
+		if s.Registry == "" {
+			return errors.New("render registry-hosts: --registry is required")
+		}
+		b = localcluster.RegistryHosts(s.Registry)
+	default:
+		return fmt.Errorf("render: unknown file %q (containerd, registry-hosts)", args[0])
+	}
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(b)
+	return err
 }

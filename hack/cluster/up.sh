@@ -70,6 +70,7 @@ install_tools() {
 	build_crictl
 	"$ROOT/hack/tools/coredns.sh" >/dev/null
 	REGISTRY_BIN="$("$ROOT/hack/tools/registry.sh" registry | tail -1)"
+	build_local_cluster
 }
 
 # ---------------------------------------------------------------------------- PKI
@@ -290,57 +291,17 @@ write_configs() {
 		  udpStreamTimeout: 0s
 	EOF
 
-	# restrict_oom_score_adj: the VM withholds CAP_SYS_RESOURCE, so runc may only raise
-	# a container's OOM score, never lower it below containerd's own.
-	# The sandbox image is the locally built pause: there is no registry to pull from.
-	# runc's root is our own so that another containerd's runc state never mixes in.
-	write_file "$c/containerd.toml" <<-EOF && CONFIG_CHANGED[containerd]=1
-		version = 2
-		root = "$CLUSTER_CONTAINERD_ROOT"
-		state = "$CLUSTER_RUN_DIR/state"
-
-		[grpc]
-		  address = "$CONTAINERD_SOCKET"
-
-		[ttrpc]
-		  address = "$CONTAINERD_SOCKET.ttrpc"
-
-		[plugins."io.containerd.internal.v1.opt"]
-		  path = "$CLUSTER_CONTAINERD_ROOT/opt"
-
-		[plugins."io.containerd.grpc.v1.cri"]
-		  sandbox_image = "$PAUSE_IMAGE"
-		  restrict_oom_score_adj = true
-		  netns_mounts_under_state_dir = true
-		  stream_server_address = "127.0.0.1"
-
-		  [plugins."io.containerd.grpc.v1.cri".containerd]
-		    snapshotter = "overlayfs"
-		    default_runtime_name = "runc"
-
-		    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
-		      runtime_type = "io.containerd.runc.v2"
-
-		      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
-		        SystemdCgroup = false
-		        Root = "$CLUSTER_RUN_DIR/runc"
-
-		  [plugins."io.containerd.grpc.v1.cri".cni]
-		    bin_dir = "$CNI_BIN_DIR"
-		    conf_dir = "$CLUSTER_CNI_DIR/net.d"
-
-		  [plugins."io.containerd.grpc.v1.cri".registry]
-		    config_path = "$c/certs.d"
-	EOF
-
-	# The cluster's registry speaks plain HTTP, as containerd is told here; containerd
-	# reads this directory on every pull.
-	write_file "$c/certs.d/$CLUSTER_REGISTRY/hosts.toml" <<-EOF || true
-		server = "http://$CLUSTER_REGISTRY"
-
-		[host."http://$CLUSTER_REGISTRY"]
-		  capabilities = ["pull", "resolve"]
-	EOF
+	# containerd's configuration is the workers' too (internal/localcluster/render.go
+	# says why each setting): our own root, state, sockets and runc root, the locally
+	# built pause image, restrict_oom_score_adj (the VM withholds CAP_SYS_RESOURCE), and
+	# the cluster's registry over plain HTTP (certs.d), read on every pull.
+	local rendered
+	rendered="$("$LOCAL_CLUSTER" render containerd --root "$CLUSTER_CONTAINERD_ROOT" --run-dir "$CLUSTER_RUN_DIR" \
+		--socket "$CONTAINERD_SOCKET" --cni-conf-dir "$CLUSTER_CNI_DIR/net.d" --certs-dir "$c/certs.d" \
+		--pause-image "$PAUSE_IMAGE" --registry "$CLUSTER_REGISTRY")"
+	write_file "$c/containerd.toml" <<<"$rendered" && CONFIG_CHANGED[containerd]=1
+	rendered="$("$LOCAL_CLUSTER" render registry-hosts --registry "$CLUSTER_REGISTRY")"
+	write_file "$c/certs.d/$CLUSTER_REGISTRY/hosts.toml" <<<"$rendered" || true
 
 	# Deleting is allowed so that hack/images/push.sh can replace a tag's manifest and
 	# an operator can clean up; nothing deletes on its own.
@@ -705,7 +666,6 @@ node_ready() {
 start_workers() {
 	local ledger="$CLUSTER_DIR/nodes/ledger.json"
 	((CLUSTER_NODES > 1)) || [[ -f "$ledger" ]] || return 0
-	build_local_cluster
 	"$ROOT/hack/images/build.sh" pause
 	local kube_router=""
 	((CLUSTER_NODES > 1)) && kube_router="$("$ROOT/hack/tools/kube-router.sh" | tail -1)"

@@ -56,14 +56,14 @@ func Render(l Layout, n Node, c Credentials) (Files, error) {
 			return nil, err
 		}
 	}
-	if f["config/containerd.toml"], err = containerdConfig(l.Settings, n); err != nil {
+	if f["config/containerd.toml"], err = ContainerdConfig(l.Settings, WorkerContainerd(n)); err != nil {
 		return nil, err
 	}
 	if f["cni/net.d/10-hco-pods.conflist"], err = cniConfig(l.Settings, n); err != nil {
 		return nil, err
 	}
 	if s := l.Settings; s.Registry != "" {
-		f["config/certs.d/"+s.Registry+"/hosts.toml"] = registryHosts(s.Registry)
+		f["config/certs.d/"+s.Registry+"/hosts.toml"] = RegistryHosts(s.Registry)
 	}
 	f["config/crictl.yaml"] = []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", n.Socket(), n.Socket()))
 	return f, nil
@@ -216,24 +216,43 @@ state = "{{.RunDir}}/state"
 {{- end}}
 `))
 
-func containerdConfig(s Settings, n Node) ([]byte, error) {
+// ContainerdPaths are where one node's containerd keeps its state and reads its
+// configuration.
+type ContainerdPaths struct {
+	// Root holds the content store and snapshots; RunDir the task state and runc's.
+	Root, RunDir, Socket string
+	CNIConfDir           string
+	// CertsDir is containerd's hosts directory (config_path), read with a registry.
+	CertsDir string
+}
+
+// WorkerContainerd are a worker's paths.
+func WorkerContainerd(n Node) ContainerdPaths {
+	return ContainerdPaths{Root: n.Path("containerd"), RunDir: n.RunDir, Socket: n.Socket(),
+		CNIConfDir: n.Path("cni", "net.d"), CertsDir: n.Path("config", "certs.d")}
+}
+
+// ContainerdConfig is the containerd configuration of a node, the first one's
+// (hack/cluster/up.sh, through `local-cluster render containerd`) and the workers'.
+func ContainerdConfig(s Settings, p ContainerdPaths) ([]byte, error) {
 	var b bytes.Buffer
 	err := containerdTemplate.Execute(&b, map[string]string{
-		"Root":         n.Path("containerd"),
-		"RunDir":       n.RunDir,
-		"Socket":       n.Socket(),
+		"Root":         p.Root,
+		"RunDir":       p.RunDir,
+		"Socket":       p.Socket,
 		"PauseImage":   s.PauseImage,
 		"StreamServer": containerdStreamServer,
 		"CNIBinDir":    s.CNIBinDir,
-		"CNIConfDir":   n.Path("cni", "net.d"),
+		"CNIConfDir":   p.CNIConfDir,
 		"Registry":     s.Registry,
-		"CertsDir":     n.Path("config", "certs.d"),
+		"CertsDir":     p.CertsDir,
 	})
 	return b.Bytes(), err
 }
 
-// registryHosts tells containerd that the cluster's registry speaks plain HTTP.
-func registryHosts(registry string) []byte {
+// RegistryHosts is the hosts.toml that tells containerd the cluster's registry speaks
+// plain HTTP.
+func RegistryHosts(registry string) []byte {
 	return []byte(fmt.Sprintf("server = \"http://%s\"\n\n[host.\"http://%s\"]\n  capabilities = [\"pull\", \"resolve\"]\n", registry, registry))
 }
 

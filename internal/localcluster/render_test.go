@@ -194,14 +194,7 @@ func TestRenderMemoryReserved(t *testing.T) {
 		t.Run("reserved="+c.reserved, func(t *testing.T) {
 			s := DefaultSettings("/tmp/c", "/k8s")
 			s.Nodes, s.MemoryReservedPerNode = 2, c.reserved
-			l, err := NewLayout(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files, err := Render(l, l.Workers[0], fakeCredentials)
-			if err != nil {
-				t.Fatal(err)
-			}
+			files := renderFirstWorker(t, s)
 			var cfg map[string]any
 			unmarshalYAML(t, files["config/kubelet.yaml"], &cfg)
 			got, present := cfg["systemReserved"]
@@ -223,14 +216,7 @@ func TestRenderMemoryReserved(t *testing.T) {
 func TestRenderKubeRouter(t *testing.T) {
 	s := DefaultSettings("/tmp/c", "/k8s")
 	s.Nodes, s.KubeRouter = 2, "/bin/kube-router"
-	l, err := NewLayout(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Render(l, l.Workers[0], fakeCredentials)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := renderFirstWorker(t, s)
 	var kc struct {
 		Clusters []struct {
 			Cluster struct {
@@ -261,14 +247,7 @@ func TestRenderKubeRouter(t *testing.T) {
 func TestRenderRegistry(t *testing.T) {
 	s := DefaultSettings("/tmp/c", "/k8s")
 	s.Nodes, s.Registry = 2, "10.118.0.1:5000"
-	l, err := NewLayout(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Render(l, l.Workers[0], fakeCredentials)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := renderFirstWorker(t, s)
 	toml := string(files["config/containerd.toml"])
 	if want := "[plugins.\"io.containerd.grpc.v1.cri\".registry]\n    config_path = \"/tmp/c/nodes/n2/config/certs.d\"\n"; !strings.Contains(toml, want) {
 		t.Errorf("containerd.toml lacks %q:\n%s", want, toml)
@@ -280,11 +259,24 @@ func TestRenderRegistry(t *testing.T) {
 		}
 	}
 	s.Registry = ""
-	l, _ = NewLayout(s)
-	files, _ = Render(l, l.Workers[0], fakeCredentials)
+	files = renderFirstWorker(t, s)
 	if strings.Contains(string(files["config/containerd.toml"]), "registry") {
 		t.Errorf("containerd.toml names a registry though none is set:\n%s", files["config/containerd.toml"])
 	}
+}
+
+// renderFirstWorker renders worker n2's files with the settings.
+func renderFirstWorker(t *testing.T, s Settings) Files {
+	t.Helper()
+	l, err := NewLayout(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Render(l, l.Workers[0], fakeCredentials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func TestRenderDeterministic(t *testing.T) {
