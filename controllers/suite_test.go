@@ -84,7 +84,8 @@ var _ = BeforeSuite(func() {
 	// The operator's cache options, so that the specs see what it caches.
 	cacheOpts, err := CacheOptions(opts)
 	Expect(err).NotTo(HaveOccurred())
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+	// The manager runs with the chart's RBAC, not as the suite's administrator.
+	mgr, err := ctrl.NewManager(asOperator(cfg), ctrl.Options{
 		Scheme:                 env.Scheme,
 		Cache:                  cacheOpts,
 		Metrics:                metricsserver.Options{BindAddress: "0"},

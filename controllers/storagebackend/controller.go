@@ -56,7 +56,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=hadoopclusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephfilesystems;cephfilesystemsubvolumegroups;cephclients,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=ceph.rook.io,resources=cephclusters,verbs=get;list;watch
-// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;patch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
