@@ -38,12 +38,13 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods for the API types.
 	$(CONTROLLER_GEN) object paths=./api/...
 
 .PHONY: manifests
-manifests: $(CONTROLLER_GEN) ## Generate CRDs and RBAC into config/.
-	$(CONTROLLER_GEN) crd:maxDescLen=0 rbac:roleName=manager-role \
+manifests: $(CONTROLLER_GEN) ## Generate CRDs (with field descriptions, for kubectl explain), RBAC and the API reference (docs/api).
+	$(CONTROLLER_GEN) crd rbac:roleName=manager-role \
 		paths=./api/... paths=./controllers/... \
 		output:crd:artifacts:config=config/crd/bases \
 		output:rbac:artifacts:config=config/rbac
 	hack/sync-chart.sh
+	go run ./hack/apiref config/crd/bases docs/api
 
 .PHONY: fmt
 fmt: ## Run go fmt.

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 paths=(api/v1alpha1/zz_generated.deepcopy.go config/crd/bases config/rbac/role.yaml
-	charts/hadoop-ceph-operator/files/crds charts/hadoop-ceph-operator/files/manager-role.yaml)
+	charts/hadoop-ceph-operator/files/crds charts/hadoop-ceph-operator/files/manager-role.yaml docs/api)
 # Locally the working tree legitimately holds regenerated, uncommitted files; the check
 # only means something on a clean checkout, which is what CI tests.
 if [[ -z "${CI:-}" ]] || ! git rev-parse --verify -q HEAD >/dev/null; then

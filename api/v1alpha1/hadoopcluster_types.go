@@ -17,8 +17,6 @@ type LocalObjectReference struct {
 // HadoopClusterSpec describes a YARN and MapReduce cluster whose default file system is
 // the CephFS of a StorageBackend. Only storageBackendRef is required; everything else has
 // a default that gives a small working cluster.
-// On the host's network the loopback interface's address is the same on every node,
-// so each NodeManager would register with YARN as localhost: one NodeManager only.
 // +kubebuilder:validation:XValidation:rule="!(has(self.network) && has(self.network.hostNetwork) && self.network.hostNetwork && has(self.network.dataInterface) && self.network.dataInterface == 'lo' && has(self.nodeManagers) && has(self.nodeManagers.replicas) && self.nodeManagers.replicas > 1)",message="lo is the loopback interface: on the host's network every NodeManager would register with YARN as localhost, which works for one NodeManager only; name the nodes' data NIC (such as eth0 or ib0), leave dataInterface empty, or run one NodeManager",fieldPath=".network.dataInterface"
 type HadoopClusterSpec struct {
 	// StorageBackendRef names the StorageBackend in this namespace that holds the data.
