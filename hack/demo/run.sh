@@ -17,7 +17,8 @@ source "$ROOT/hack/ceph/env.sh"
 export KUBECONFIG
 KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
 NAMESPACE=hadoop-demo
-CEPH_ROOT=/hadoop-demo
+# The external path's root: the subvolume group made below.
+CEPH_ROOT=/volumes/hadoop-demo
 RUN=terasort-1m
 STORAGE="${HCO_DEMO_STORAGE:-rook}"
 case "$STORAGE" in
@@ -69,7 +70,10 @@ fi
 step "a StorageBackend ($STORAGE), a HadoopCluster and a TeraSort in namespace $NAMESPACE"
 k create namespace "$NAMESPACE" --dry-run=client -o yaml | k apply -f - >/dev/null
 if [ "$STORAGE" = external ]; then
-  "$ROOT/hack/ceph/fsadmin.py" mkdir "$CEPH_ROOT"
+  # As docs/storage.md tells an external Ceph's administrator: a subvolume group owned
+  # by the image's Hadoop user (uid and gid 1000).
+  ceph_cli fs subvolumegroup create "$CEPH_FS_NAME" hadoop-demo --uid 1000 --gid 1000
+  CEPH_ROOT="$(ceph_cli fs subvolumegroup getpath "$CEPH_FS_NAME" hadoop-demo)"
   key="$(awk '$1 == "key" {print $3}' "$CEPH_CLIENT_KEYRING")"
   k -n "$NAMESPACE" create secret generic ceph-hadoop-key --from-literal=key="$key" \
     --dry-run=client -o yaml | k apply -f - >/dev/null

@@ -106,6 +106,20 @@ func cephCLI(args ...string) *exec.Cmd {
 	return command("bash", append([]string{"-c", `source hack/ceph/env.sh && ceph_cli "$@"`, "ceph"}, args...)...)
 }
 
+// externalRoot hands Hadoop a root on the local Ceph the way docs/storage.md tells an
+// external Ceph's administrator to: a subvolume group owned by the image's Hadoop user,
+// whose path the StorageBackend's rootPath names. The operator never changes an
+// external root.
+func externalRoot(group string) string {
+	GinkgoHelper()
+	mustRun(cephCLI("fs", "subvolumegroup", "create", "cephfs", group,
+		"--uid", fmt.Sprint(hadoop.HadoopUID), "--gid", fmt.Sprint(hadoop.HadoopGID)))
+	cmd := cephCLI("fs", "subvolumegroup", "getpath", "cephfs", group)
+	path, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "%s", cmd.String())
+	return strings.TrimSpace(string(path))
+}
+
 // mdsSession is the part of `ceph tell mds.<id> session ls` the suite reads. Most
 // client metadata values are strings; a few, such as client_features, are objects.
 type mdsSession struct {

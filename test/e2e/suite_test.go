@@ -138,8 +138,7 @@ var _ = BeforeSuite(func() {
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		Name: namespace, Labels: map[string]string{suiteNamespaceLabel: "true"},
 	}})).To(Succeed())
-	cephRoot = "/hco-e2e/" + namespace
-	mustRun(fsadmin("mkdir", cephRoot))
+	cephRoot = externalRoot(namespace)
 	DeferCleanup(func() {
 		// The data stays on CephFS on purpose (one spec checks that it does); the
 		// namespace goes, and with it the StorageBackend, whose deletion keeps data.
