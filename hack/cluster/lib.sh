@@ -64,9 +64,10 @@ take_cluster_lock() {
 our_pids() {
 	local name="$1" marker="$CLUSTER_DIR/"
 	[[ "$name" == containerd-shim-runc-v2 ]] && marker="$CONTAINERD_SOCKET"
-	ps -eo pid=,ppid=,args= | awk -v name="$name" -v marker="$marker" '
+	# The workers' daemons name their node's directory: they are cmd/local-cluster's.
+	ps -eo pid=,ppid=,args= | awk -v name="$name" -v marker="$marker" -v workers="$CLUSTER_DIR/nodes/" '
 		{ exe = $3; sub(/.*\//, "", exe) }
-		exe == name && index($0, marker) > 0 { ours[$1] = 1; parent[$1] = $2 }
+		exe == name && index($0, marker) > 0 && index($0, workers) == 0 { ours[$1] = 1; parent[$1] = $2 }
 		END { for (p in ours) if (!(parent[p] in ours)) print p }'
 }
 

@@ -345,6 +345,10 @@ write_configs() {
 	EOF
 
 	# cgroupfs and failCgroupV1: this host has cgroup v1 and no systemd.
+	# imagePullCredentialsVerificationPolicy NeverVerify: images are both imported and
+	# pulled from the cluster's registry, which has no credentials; under the default
+	# policy a pod that names an imported image after another pulled the same image is
+	# refused with ErrImageNeverPull.
 	# Eviction thresholds are low because the disk may be quite full and the pods are
 	# throwaway; image garbage collection is off (100%) because an imported image has no
 	# registry to be pulled from again.
@@ -390,6 +394,7 @@ write_configs() {
 		  imagefs.inodesFree: 1%
 		imageGCHighThresholdPercent: 100
 		imageGCLowThresholdPercent: 99
+		imagePullCredentialsVerificationPolicy: NeverVerify
 	EOF
 	return 0
 }
