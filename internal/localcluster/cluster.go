@@ -65,7 +65,8 @@ func (c *Cluster) Up(ctx context.Context, timeout time.Duration) error {
 		}
 	}
 	if len(c.Layout.Workers) == 0 {
-		return nil
+		// One node: the host needs nothing of the workers' any more.
+		return c.Down(ctx, false)
 	}
 	ca, creds, err := c.credentials()
 	if err != nil {
