@@ -354,13 +354,20 @@ func (c *Cluster) awaitReady(ctx context.Context, timeout time.Duration, only ..
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for _, n := range nodes {
+		gone := 0
 		for {
 			node, err := c.client.CoreV1().Nodes().Get(ctx, n.Name, metav1.GetOptions{})
 			if err == nil && nodeReady(node) {
 				break
 			}
+			// Two looks a second apart: while nsenter execs unshare, the process's command
+			// line reads empty for a moment, which a single look takes for a stopped node.
 			if c.nodePID(n) == 0 {
-				return fmt.Errorf("node %s stopped (log: %s)", n.Name, n.Path("logs", "node.log"))
+				if gone++; gone > 1 {
+					return fmt.Errorf("node %s stopped (log: %s)", n.Name, n.Path("logs", "node.log"))
+				}
+			} else {
+				gone = 0
 			}
 			select {
 			case <-ctx.Done():

@@ -134,21 +134,7 @@ func TestRenderContents(t *testing.T) {
 	}
 
 	for _, name := range []string{"config/kubelet.kubeconfig", "config/kube-proxy.kubeconfig"} {
-		var kc struct {
-			Clusters []struct {
-				Cluster struct {
-					Server string `json:"server"`
-					CA     []byte `json:"certificate-authority-data"`
-				} `json:"cluster"`
-			} `json:"clusters"`
-			Users []struct {
-				Name string `json:"name"`
-				User struct {
-					Cert []byte `json:"client-certificate-data"`
-					Key  []byte `json:"client-key-data"`
-				} `json:"user"`
-			} `json:"users"`
-		}
+		var kc kubeconfigFile
 		unmarshalYAML(t, files[name], &kc)
 		if len(kc.Clusters) != 1 || len(kc.Users) != 1 {
 			t.Fatalf("%s: clusters %+v users %+v, want one of each", name, kc.Clusters, kc.Users)
@@ -217,20 +203,7 @@ func TestRenderKubeRouter(t *testing.T) {
 	s := DefaultSettings("/tmp/c", "/k8s")
 	s.Nodes, s.KubeRouter = 2, "/bin/kube-router"
 	files := renderFirstWorker(t, s)
-	var kc struct {
-		Clusters []struct {
-			Cluster struct {
-				Server string `json:"server"`
-			} `json:"cluster"`
-		} `json:"clusters"`
-		Users []struct {
-			Name string `json:"name"`
-			User struct {
-				Cert []byte `json:"client-certificate-data"`
-				Key  []byte `json:"client-key-data"`
-			} `json:"user"`
-		} `json:"users"`
-	}
+	var kc kubeconfigFile
 	unmarshalYAML(t, files["config/kube-router.kubeconfig"], &kc)
 	if len(kc.Clusters) != 1 || kc.Clusters[0].Cluster.Server != "https://10.96.0.1" {
 		t.Errorf("kube-router clusters %+v, want https://10.96.0.1", kc.Clusters)
@@ -263,6 +236,23 @@ func TestRenderRegistry(t *testing.T) {
 	if strings.Contains(string(files["config/containerd.toml"]), "registry") {
 		t.Errorf("containerd.toml names a registry though none is set:\n%s", files["config/containerd.toml"])
 	}
+}
+
+// kubeconfigFile is the part of a rendered kubeconfig the tests read.
+type kubeconfigFile struct {
+	Clusters []struct {
+		Cluster struct {
+			Server string `json:"server"`
+			CA     []byte `json:"certificate-authority-data"`
+		} `json:"cluster"`
+	} `json:"clusters"`
+	Users []struct {
+		Name string `json:"name"`
+		User struct {
+			Cert []byte `json:"client-certificate-data"`
+			Key  []byte `json:"client-key-data"`
+		} `json:"user"`
+	} `json:"users"`
 }
 
 // renderFirstWorker renders worker n2's files with the settings.

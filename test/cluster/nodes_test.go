@@ -41,7 +41,7 @@ var _ = Describe("Nodes", Ordered, func() {
 		ips := map[string]string{}
 		var dotted, relabelled int
 		for _, n := range list.Items {
-			Expect(ready(&n)).To(BeTrue(), "node %s is not Ready", n.Name)
+			Expect(readyStatus(&n)).To(Equal(corev1.ConditionTrue), "node %s is not Ready", n.Name)
 			ip := internalIP(&n)
 			Expect(ip).NotTo(BeEmpty(), "node %s has no InternalIP", n.Name)
 			Expect(ips).NotTo(HaveKey(ip), "nodes %s and %s share %s", ips[ip], n.Name, ip)
@@ -195,15 +195,6 @@ func readyStatus(n *corev1.Node) corev1.ConditionStatus {
 		}
 	}
 	return ""
-}
-
-func ready(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 func internalIP(n *corev1.Node) string {
