@@ -196,9 +196,11 @@ docker-build: ## Build the operator, Hadoop and Ceph images with a container eng
 # the whole story.
 E2E_LABEL_FILTER ?=
 
+# The e2e suite runs on three nodes (test/e2e's suiteNodes): a mon, an OSD and a
+# NodeManager's place on each.
 .PHONY: e2e
-e2e: $(GINKGO) $(HELM) plugin ## End-to-end suite on the local Kubernetes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
-	hack/local/up.sh
+e2e: $(GINKGO) $(HELM) plugin ## End-to-end suite on a local Kubernetes of three nodes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
+	HCO_CLUSTER_NODES=3 hack/local/up.sh
 	source hack/cluster/env.sh && export KUBECONFIG && \
 		PATH=$(CURDIR)/bin:$$PATH KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
 		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' ./test/e2e

@@ -84,7 +84,7 @@ for secret in ceph-hadoop-key:"$CEPH_CLIENT_KEYRING" ceph-evictor-key:"$CEPH_EVI
   key="$(awk '$1 == "key" {print $3}' "${secret#*:}")"
   k create secret generic "${secret%%:*}" --from-literal=key="$key" --dry-run=client -o yaml | k apply -f - >/dev/null
 done
-sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|$CEPH_MONITOR|g" \
   "$ROOT/hack/demo/storagebackend-external.yaml" | k apply -f - >/dev/null
 # The demo's manifests without its BenchmarkRun, then BENCH_CONFIG's settings in
 # spec.config.

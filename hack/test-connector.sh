@@ -47,7 +47,7 @@ rm -rf "$ROOT/cephfs-hadoop/target/failsafe-reports"
 start=$SECONDS
 mvn -B -ntp -f "$ROOT/cephfs-hadoop/pom.xml" verify \
   -Dlibcephfs.version="$libcephfs_version" \
-  -Dceph.conf="$CEPH_CONF_FILE" -Dceph.keyring="$CEPH_CLIENT_KEYRING" -Dceph.mon="127.0.0.1:$CEPH_MON_V1_PORT" \
+  -Dceph.conf="$CEPH_CONF_FILE" -Dceph.keyring="$CEPH_CLIENT_KEYRING" -Dceph.mon="$CEPH_MONITOR" \
   -Dceph.ec.pool="$CEPH_EC_POOL" -Dceph.replicated.pool="$CEPH_REPLICATED_POOL" \
   "$@"
 log "connector tests passed in $((SECONDS - start)) s"

@@ -17,7 +17,18 @@ CEPH_METADATA_POOL="cephfs_metadata"
 # Non-default monitor ports so a host that already runs a Ceph keeps working.
 CEPH_MON_V2_PORT="${HCO_CEPH_MON_V2_PORT:-13300}"
 CEPH_MON_V1_PORT="${HCO_CEPH_MON_V1_PORT:-16789}"
-CEPH_MON_HOST="[v2:127.0.0.1:$CEPH_MON_V2_PORT,v1:127.0.0.1:$CEPH_MON_V1_PORT]"
+# Every daemon listens on CEPH_ADDR: not on 127.0.0.1, which is every node's own, but
+# on an address inside the local Kubernetes's node network (hack/cluster/env.sh's
+# CLUSTER_NODES_CIDR, which every node routes to this host), so that pods on every node
+# reach it as they reach an external Ceph on a storage network. The address sits on
+# the host's loopback interface under the label CEPH_ADDR_LABEL (kernels in
+# containers often lack the dummy link type), so it exists without the local
+# Kubernetes, for the connector tests.
+CEPH_ADDR_LABEL=lo:hco-ceph
+CEPH_ADDR="${HCO_CEPH_ADDR:-10.118.255.1}"
+CEPH_MON_HOST="[v2:$CEPH_ADDR:$CEPH_MON_V2_PORT,v1:$CEPH_ADDR:$CEPH_MON_V1_PORT]"
+# The monitor's v1 address, the form StorageBackends and Hadoop's settings take.
+CEPH_MONITOR="$CEPH_ADDR:$CEPH_MON_V1_PORT"
 CEPH_OSD_COUNT=3
 # Each OSD's block file is sparse, but bluestore on a file never gives freed space back
 # to the host's disk: over a cluster's life each file grows toward this size. 12 GB

@@ -10,7 +10,8 @@
 #                                                 client.hadoop-evictor, caps mon 'allow r'
 #                                                 mds 'allow *': evicts dead clients
 #   $HCO_CACHE/ceph/cluster.env                   the values below as shell variables
-# Cluster: 1 mon (v2 127.0.0.1:13300, v1 127.0.0.1:16789), 1 mgr, 3 bluestore OSDs on
+# Cluster: 1 mon (v2 10.118.255.1:13300, v1 10.118.255.1:16789, an address on the
+# host's loopback labelled lo:hco-ceph: env.sh says why), 1 mgr, 3 bluestore OSDs on
 # sparse files, 1 MDS, cephx. File system "cephfs": metadata pool cephfs_metadata,
 # default data pool cephfs_data (replicated, size 2) and data pool cephfs_data_ec
 # (erasure-coded k=2 m=1 with a 64 KiB stripe unit, overwrites allowed).
@@ -30,6 +31,9 @@ source "$HERE/../debs.sh"
 
 healthy() {
   [ -f "$CEPH_CONF_FILE" ] && [ -f "$CEPH_CLIENT_KEYRING" ] || return 1
+  # A cluster made for another address (an older layout listened on loopback) cannot
+  # move: its monitor map holds the address.
+  grep -qxF "mon_host = $CEPH_MON_HOST" "$CEPH_CONF_FILE" || return 1
   local status
   status="$(ceph_cli status --format json 2>/dev/null)" || return 1
   python3 - "$status" <<'PY'
@@ -51,7 +55,7 @@ write_conf() {
 [global]
 fsid = $1
 mon_host = $CEPH_MON_HOST
-public_addr = 127.0.0.1
+public_addr = $CEPH_ADDR
 auth_cluster_required = cephx
 auth_service_required = cephx
 auth_client_required = cephx
@@ -100,6 +104,14 @@ keyring = $CEPH_DIR/mds/keyring
 admin_socket =
 log_file = $CEPH_DIR/log/client.log
 CONF
+}
+
+# ensure_address gives this host the daemons' address, which down.sh removes.
+ensure_address() {
+  if [ -z "$(ip -4 -o addr show dev lo to "$CEPH_ADDR/32")" ]; then
+    log "adding $CEPH_ADDR/32 to lo as $CEPH_ADDR_LABEL"
+    ip addr add "$CEPH_ADDR/32" dev lo label "$CEPH_ADDR_LABEL"
+  fi
 }
 
 stop_leftovers() {
@@ -201,6 +213,7 @@ write_env() {
   cat > "$CEPH_DIR/cluster.env" <<ENV
 CEPH_CONF=$CEPH_CONF_FILE
 CEPH_MON_HOST=$CEPH_MON_HOST
+CEPH_MONITOR=$CEPH_MONITOR
 CEPH_FS_NAME=$CEPH_FS_NAME
 CEPH_CLIENT_ID=$CEPH_CLIENT_ID
 CEPH_CLIENT_KEYRING=$CEPH_CLIENT_KEYRING
@@ -231,6 +244,7 @@ if [ "${1:-}" = "--check" ]; then
 fi
 
 ensure_debs "${CEPH_PACKAGES[@]}"
+ensure_address
 if healthy; then
   log "reusing the healthy cluster in $CEPH_DIR"
 else

@@ -81,7 +81,7 @@ if [ "$STORAGE" = external ]; then
   k -n "$NAMESPACE" create secret generic ceph-evictor-key --from-literal=key="$key" \
     --dry-run=client -o yaml | k apply -f - >/dev/null
 fi
-sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|127.0.0.1:$CEPH_MON_V1_PORT|g" \
+sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR}|$CEPH_MONITOR|g" \
   "$ROOT/hack/demo/storagebackend-$STORAGE.yaml" | k apply -f -
 
 step "waiting for StorageBackend $BACKEND"

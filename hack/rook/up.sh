@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Brings up Rook in the local Kubernetes (hack/cluster/up.sh must have run): the Ceph
 # image with the rook binary (hack/images/build.sh ceph), Rook's operator from Rook's own
-# Helm chart, and a one-node CephCluster of Ceph 18.2: 1 mon, 1 mgr and 3 OSDs on loop
-# devices backed by sparse files, failure domain osd, all on the host network at the
-# node's address. Waits until Ceph reports HEALTH_OK, then writes a client
-# configuration for this host's Ceph tools (hack/rook/ceph.sh).
+# Helm chart, and a CephCluster of Ceph 18.2 across the cluster's nodes: on three nodes
+# or more, 3 mons (one per node) and failure domain host; on fewer, 1 mon. 1 mgr and 3
+# OSDs on loop devices backed by sparse files, dealt to the nodes in turn (one each on
+# three nodes); everything on the host network at its node's address. Waits until Ceph
+# reports HEALTH_OK, then writes a client configuration for this host's Ceph tools
+# (hack/rook/ceph.sh).
 #
 # Idempotent: on a healthy Rook it only checks, in a few seconds. hack/rook/down.sh
 # removes what this made. Settings: hack/rook/env.sh; the chart's values
@@ -24,6 +26,26 @@ require_cluster() {
 		die "node $CLUSTER_NODE_NAME has InternalIP '${ip:-none}', not $CLUSTER_NODE_IP: restart the local Kubernetes with hack/cluster/up.sh"
 }
 
+# read_nodes sets NODE_NAMES, NODE_LABELS (kubernetes.io/hostname, which Rook's storage
+# spec matches) and NODE_IPS: the first node, then the workers by name.
+read_nodes() {
+	local name label ip first=() rest=()
+	while read -r name label ip; do
+		[[ -n "$name" ]] || continue
+		if [[ "$name" == "$CLUSTER_NODE_NAME" ]]; then
+			first=("$name $label $ip")
+		else
+			rest+=("$name $label $ip")
+		fi
+	done < <(kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{" "}{.metadata.labels.kubernetes\.io/hostname}{" "}{.status.addresses[?(@.type=="InternalIP")].address}{"\n"}{end}' | sort)
+	NODE_NAMES=() NODE_LABELS=() NODE_IPS=()
+	for line in "${first[@]}" "${rest[@]}"; do
+		read -r name label ip <<<"$line"
+		NODE_NAMES+=("$name") NODE_LABELS+=("$label") NODE_IPS+=("$ip")
+	done
+	((${#NODE_NAMES[@]} > 0)) || die "the local Kubernetes has no nodes"
+}
+
 # forget_stale_state removes OSD files and a data directory left by a Rook whose
 # Kubernetes objects are gone (hack/cluster/down.sh without hack/rook/down.sh): a new
 # CephCluster would find OSDs of another cluster on the devices and refuse them.
@@ -38,8 +60,11 @@ forget_stale_state() {
 }
 
 images() {
+	local sock
 	"$ROOT/hack/images/build.sh" ceph
-	CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" ceph
+	while read -r sock; do
+		CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" ceph
+	done < <(node_sockets)
 }
 
 # free_gb DIR prints the free space of DIR's file system in whole GB.
@@ -81,28 +106,92 @@ install_operator() {
 		--wait --timeout 5m >/dev/null
 }
 
-# apply_cluster applies the CephCluster and the pool of Ceph's mgr, with this node's
-# name, loop devices, image and data directory filled in. What it applied is kept in
-# ROOK_DIR, and the same manifest is not applied again: Rook writes defaults into the
-# CephCluster's spec, and every change to it runs Rook's whole orchestration again,
+# osds_of_node I prints the indexes (into OSD_DEVICES) of node I's OSDs: the devices
+# are dealt to the nodes in turn.
+osds_of_node() {
+	local j
+	for ((j = $1; j < ROOK_OSD_COUNT; j += ${#NODE_NAMES[@]})); do
+		echo "$j"
+	done
+}
+
+# manifest NODE_INDEX... prints the CephCluster and the pool of Ceph's mgr with this
+# cluster's nodes, image and data directory filled in, and OSDs on the given nodes.
+manifest() {
+	local nodes="" networks="" i j n=${#NODE_NAMES[@]} mons=1 multiple=true domain=osd
+	for i in "$@"; do
+		nodes+="- name: \"${NODE_LABELS[i]}\""$'\n'"  devices:"$'\n'
+		for j in $(osds_of_node "$i"); do
+			nodes+="    - name: ${OSD_DEVICES[j]}"$'\n'
+		done
+	done
+	for i in "${!NODE_IPS[@]}"; do
+		networks+="- \"${NODE_IPS[i]%.*}.0/$CLUSTER_NODE_PREFIX\""$'\n'
+	done
+	if ((n >= 3)); then
+		mons=3 multiple=false domain=host
+	fi
+	NODES_BLOCK="$nodes" NETWORKS_BLOCK="$networks" awk -v image="$CEPH_IMAGE" -v data="$ROOK_DATA_DIR" \
+		-v ns="$ROOK_NAMESPACE" -v name="$ROOK_CLUSTER_NAME" -v mons="$mons" -v multiple="$multiple" -v domain="$domain" \
+		-v classes="/usr/lib/$(uname -m)-linux-gnu/rados-classes" '
+		function block(text,   indent, lines, k, m) {
+			indent = $0; sub(/@.*/, "", indent)
+			m = split(text, lines, "\n")
+			for (k = 1; k <= m; k++) if (lines[k] != "") print indent lines[k]
+		}
+		{ gsub(/@CEPH_IMAGE@/, image); gsub(/@OSD_CLASS_DIR@/, classes); gsub(/@DATA_DIR@/, data)
+		  gsub(/@NAMESPACE@/, ns); gsub(/@NAME@/, name); gsub(/@MON_COUNT@/, mons)
+		  gsub(/@MON_MULTIPLE_PER_NODE@/, multiple); gsub(/@FAILURE_DOMAIN@/, domain) }
+		/@NODES@/ { block(ENVIRON["NODES_BLOCK"]); next }
+		/@NODE_NETWORKS@/ { block(ENVIRON["NETWORKS_BLOCK"]); next }
+		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml"
+}
+
+apply_manifest() {
+	kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - <<<"$1" >/dev/null
+}
+
+# osd_deployments prints how many OSD Deployments Rook has made.
+osd_deployments() {
+	kubectl -n "$ROOK_NAMESPACE" get deployments -l app=rook-ceph-osd -o name 2>/dev/null | grep -c . || true
+}
+
+osd_deployments_at_least() { (($(osd_deployments) >= $1)); }
+
+# apply_cluster applies the CephCluster with every node's OSDs. What it applied is kept
+# in ROOK_DIR, and the same manifest is not applied again: Rook writes defaults into
+# the CephCluster's spec, and every change to it runs Rook's whole orchestration again,
 # OSD preparation and rolling restarts included.
+#
+# A new cluster of several nodes gets its OSDs one node at a time. The nodes share the
+# host's /dev, and Rook's OSD preparation on a node reports every OSD of the cluster it
+# finds on any device there; Rook then makes a Deployment, on that node, for each
+# reported OSD that has none yet. So nodes prepared together take each other's new
+# OSDs. Prepared one by one, every OSD already has its Deployment, on its own node,
+# when another node reports it, and Rook leaves a node's OSDs where they are while the
+# storage spec leaves the node out.
 apply_cluster() {
-	local manifest applied="$ROOK_DIR/cephcluster.applied.yaml"
+	local applied="$ROOK_DIR/cephcluster.applied.yaml" final all=() i want=0
 	mkdir -p "$ROOK_DATA_DIR"
-	manifest="$(awk -v image="$CEPH_IMAGE" -v data="$ROOK_DATA_DIR" -v node="$CLUSTER_NODE_NAME" \
-		-v net="$CLUSTER_NODE_IP/$CLUSTER_NODE_PREFIX" -v ns="$ROOK_NAMESPACE" -v name="$ROOK_CLUSTER_NAME" \
-		-v devices="${OSD_DEVICES[*]}" -v classes="/usr/lib/$(uname -m)-linux-gnu/rados-classes" '
-		{ gsub(/@CEPH_IMAGE@/, image); gsub(/@OSD_CLASS_DIR@/, classes); gsub(/@DATA_DIR@/, data); gsub(/@NODE@/, node)
-		  gsub(/@NODE_NETWORK@/, net); gsub(/@NAMESPACE@/, ns); gsub(/@NAME@/, name) }
-		/@DEVICES@/ { indent = $0; sub(/@DEVICES@.*/, "", indent)
-		              n = split(devices, d, " "); for (i = 1; i <= n; i++) print indent "- name: " d[i]; next }
-		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml")"
-	if [[ -f "$applied" ]] && [[ "$(cat "$applied")" == "$manifest" ]] &&
+	for i in "${!NODE_NAMES[@]}"; do
+		all+=("$i")
+	done
+	final="$(manifest "${all[@]}")"
+	if [[ -f "$applied" ]] && [[ "$(cat "$applied")" == "$final" ]] &&
 		kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" >/dev/null 2>&1; then
 		return 0
 	fi
-	kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - <<<"$manifest" >/dev/null
-	printf '%s\n' "$manifest" >"$applied"
+	if ((${#NODE_NAMES[@]} > 1)) && (($(osd_deployments) == 0)); then
+		for i in "${all[@]}"; do
+			want=$((want + $(osds_of_node "$i" | grep -c .)))
+			log "OSDs of node ${NODE_NAMES[i]} first, alone (up to $want OSD Deployments)"
+			apply_manifest "$(manifest "$i")"
+			wait_for 900 "Rook to make the OSDs of node ${NODE_NAMES[i]} (kubectl -n $ROOK_NAMESPACE get pods)" \
+				osd_deployments_at_least "$want"
+		done
+	fi
+	apply_manifest "$final"
+	printf '%s\n' "$final" >"$applied"
 }
 
 # cluster_state prints the CephCluster's phase, health and message on one line.
@@ -157,11 +246,12 @@ take_rook_lock
 started_at=$SECONDS
 ensure_debs jq util-linux ceph-common
 require_cluster
+read_nodes
 images
 install_operator
 forget_stale_state
 loop_devices
 apply_cluster
-log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}); a first start takes about 5 minutes"
+log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}) on ${#NODE_NAMES[@]} node(s); a first start takes about 5 minutes on one node"
 wait_for 1200 "the CephCluster $ROOK_NAMESPACE/$ROOK_CLUSTER_NAME to be healthy (kubectl -n $ROOK_NAMESPACE get pods; kubectl -n $ROOK_NAMESPACE logs deploy/rook-ceph-operator)" cluster_healthy
 log "Rook is up in $((SECONDS - started_at))s: Ceph $(rook_ceph version | awk '{ print $3 }') at $(sed -n 's/^mon_host = //p' "$ROOK_CONF_FILE"); hack/rook/ceph.sh runs ceph against it"

@@ -30,7 +30,7 @@ func output(argv ...string) (string, error) {
 }
 
 // NetworkCommands are the ip(8) commands that give a worker its link and routes, each
-// idempotent: its namespace, a veth pair whose node end is eth0, the host's route to
+// idempotent: its namespace, a veth pair whose node end is NodeLink, the host's route to
 // the node's pods, and the node's routes to every other node's pods, to the node links
 // and to the Services through the host. No default route: nothing a node sends leaves
 // the host.

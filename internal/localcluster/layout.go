@@ -91,8 +91,8 @@ type Node struct {
 	HostnameLabel string
 
 	NetNS string
-	// HostLink is the host's end of the node's link; the node's end is eth0 inside its
-	// network namespace, named as a real node's NIC is.
+	// HostLink is the host's end of the node's link; the node's end is NodeLink inside
+	// its network namespace.
 	HostLink string
 	HostIP   netip.Addr
 	NodeIP   netip.Addr
@@ -108,8 +108,12 @@ type Node struct {
 	CgroupRoot string
 }
 
-// NodeLink is the node's end of its link, inside its network namespace.
-const NodeLink = "eth0"
+// NodeLink is the node's end of its link, inside its network namespace. It has the
+// name of the first node's link in the host's namespace (hack/cluster's
+// CLUSTER_NODE_LINK), so that every node's NIC on the nodes' network has one name, as
+// the data NIC of every machine of a real cluster does: a host-network HadoopCluster's
+// spec.network.dataInterface names one interface for all its NodeManagers.
+const NodeLink = "hco-node0"
 
 // PodBridge is the bridge the CNI plugin plugs the node's pods into, inside its
 // network namespace.

@@ -58,6 +58,7 @@ func NodeConfigFor(s Settings, n Node, kubelet, kubeProxy []string) NodeConfig {
 			{Source: n.Path("cni", "state"), Target: "/var/lib/cni"},
 			{Source: n.Path("logs", "pods"), Target: "/var/log/pods"},
 			{Source: n.Path("logs", "containers"), Target: "/var/log/containers"},
+			{Source: n.Path("config", "hosts"), Target: "/etc/hosts"},
 		},
 		Sysctls: map[string]string{
 			// Between the node's link and its pod bridge.
@@ -173,7 +174,7 @@ func prepareMounts(cfg NodeConfig) error {
 		return fmt.Errorf("making / private: %w", err)
 	}
 	for _, b := range cfg.Binds {
-		if err := os.MkdirAll(b.Source, 0o755); err != nil {
+		if err := bindSource(b.Source); err != nil {
 			return err
 		}
 		if err := unix.Mount(b.Source, b.Target, "", unix.MS_BIND, ""); err != nil {
@@ -193,6 +194,15 @@ func prepareMounts(cfg NodeConfig) error {
 		}
 	}
 	return nil
+}
+
+// bindSource makes a directory to bind that does not exist yet; a file (the node's
+// /etc/hosts) is bound as it is.
+func bindSource(path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return nil
+	}
+	return os.MkdirAll(path, 0o755)
 }
 
 func waitSocket(ctx context.Context, path string, timeout time.Duration) error {

@@ -67,6 +67,7 @@ func TestNodeConfigFor(t *testing.T) {
 			{Source: "/tmp/c/nodes/n2/cni/state", Target: "/var/lib/cni"},
 			{Source: "/tmp/c/nodes/n2/logs/pods", Target: "/var/log/pods"},
 			{Source: "/tmp/c/nodes/n2/logs/containers", Target: "/var/log/containers"},
+			{Source: "/tmp/c/nodes/n2/config/hosts", Target: "/etc/hosts"},
 		},
 		Sysctls: map[string]string{
 			"net.ipv4.ip_forward":                "1",

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/template"
 
 	"sigs.k8s.io/yaml"
@@ -65,8 +66,26 @@ func Render(l Layout, n Node, c Credentials) (Files, error) {
 	if s := l.Settings; s.Registry != "" {
 		f["config/certs.d/"+s.Registry+"/hosts.toml"] = RegistryHosts(s.Registry)
 	}
+	f["config/hosts"] = HostsFile(l, n)
 	f["config/crictl.yaml"] = []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", n.Socket(), n.Socket()))
 	return f, nil
+}
+
+// HostsFile is the node's /etc/hosts: localhost, and every worker's name and short
+// name at its address, its own first. A machine of a real cluster resolves its own
+// name (Hadoop's daemons resolve theirs when they start, and a host-network pod's host
+// name is its node's); the kubelet gives host-network pods this file.
+func HostsFile(l Layout, n Node) []byte {
+	var b strings.Builder
+	b.WriteString("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+	line := func(w Node) { fmt.Fprintf(&b, "%s\t%s %s\n", w.NodeIP, w.Name, w.Short) }
+	line(n)
+	for _, w := range l.Workers {
+		if w.Short != n.Short {
+			line(w)
+		}
+	}
+	return []byte(b.String())
 }
 
 // kubeletConfig: what differs from the first node's (hack/cluster/up.sh) is the

@@ -34,6 +34,7 @@ func TestRenderGolden(t *testing.T) {
 		"cni/net.d/10-hco-pods.conflist",
 		"config/containerd.toml",
 		"config/crictl.yaml",
+		"config/hosts",
 		"config/kube-proxy.kubeconfig",
 		"config/kube-proxy.yaml",
 		"config/kubelet.kubeconfig",
@@ -211,8 +212,8 @@ func TestRenderKubeRouter(t *testing.T) {
 	if len(kc.Users) != 1 || kc.Users[0].Name != "hco-admin" || string(kc.Users[0].User.Cert) != "ADMIN CERT" || string(kc.Users[0].User.Key) != "ADMIN KEY" {
 		t.Errorf("kube-router users %+v, want hco-admin with the admin credentials", kc.Users)
 	}
-	if len(files) != 8 {
-		t.Errorf("%d files, want the 7 of every node and kube-router's kubeconfig", len(files))
+	if len(files) != 9 {
+		t.Errorf("%d files, want the 8 of every node and kube-router's kubeconfig", len(files))
 	}
 }
 

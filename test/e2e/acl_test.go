@@ -12,6 +12,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // submitter is the one user besides the admins that the suite's clusters admit to
@@ -61,7 +63,9 @@ func submitProbe(user string) (string, int, string) {
 func submitProbeTo(user, queue string) (string, int, string) {
 	GinkgoHelper()
 	c := http.Client{Timeout: 10 * time.Second}
-	base := "http://127.0.0.1:8088/ws/v1/cluster/apps"
+	rm, err := daemonURL(hadoop.ResourceManager, hadoop.PortRMWeb)
+	Expect(err).NotTo(HaveOccurred())
+	base := rm + "/ws/v1/cluster/apps"
 	resp, err := c.Post(base+"/new-application?user.name="+user, "application/json", nil)
 	Expect(err).NotTo(HaveOccurred())
 	var app struct {

@@ -29,8 +29,13 @@ const (
 	evictorKeySecret = "ceph-evictor-key"
 )
 
-// localMonitor is the local Ceph's monitor (hack/ceph/env.sh), msgr v1.
-const localMonitor = "127.0.0.1:16789"
+// localMonitor is the local Ceph's monitor (hack/ceph/env.sh's CEPH_MONITOR), msgr v1,
+// on an address of the host that every node of the local cluster routes to.
+const localMonitor = "10.118.255.1:16789"
+
+// dataInterface is the link every node of the local cluster has on the nodes' network,
+// under one name (docs/local-cluster.md), as the data NIC of a real cluster's machines.
+const dataInterface = "hco-node0"
 
 func clusterSpecs() {
 	It("has an external StorageBackend that becomes Ready", func() {
@@ -98,9 +103,10 @@ func newCluster() *v1alpha1.HadoopCluster {
 
 // newClusterOn is a HadoopCluster on a StorageBackend, sized for a 2-core node: one
 // NodeManager with room for an ApplicationMaster and two tasks, a JobHistory server,
-// and one submitter beside the admins. Everything runs on the host network, where the local Ceph and the local
-// Rook's daemons listen, and the NodeManager advertises the loopback address; so one
-// NodeManager fits a node, and one cluster runs at a time.
+// and one submitter beside the admins. Everything runs on the host network, as HPC
+// clusters run Hadoop, and the NodeManager advertises its node's address on the nodes'
+// network (dataInterface); the daemons' host ports keep one NodeManager to a node, and
+// the suite runs one such cluster at a time.
 func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 	small := func(cpu, memory string) corev1.ResourceRequirements {
 		return corev1.ResourceRequirements{
@@ -122,7 +128,7 @@ func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 			// It idles between jobs: a small CPU request leaves room for the stage pods
 			// beside two clusters on the node's two cores.
 			JobHistory: v1alpha1.JobHistorySpec{Resources: small("20m", "1Gi")},
-			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "lo"},
+			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: dataInterface},
 			// The benchmark stages submit as hadoop, which is always an admin.
 			Access: v1alpha1.AccessSpec{YARN: v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Users: []string{submitter}}}},
 		},

@@ -324,10 +324,10 @@ func expectTopologyOfYARN(hc *v1alpha1.HadoopCluster) {
 	}).WithTimeout(2 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
 }
 
-// expectDataLocalSort checks that TeraSort's maps ran where their data is. Every
-// NodeManager of this one-node cluster runs on the node of the OSDs, so a map placed by
-// the block locations the connector reports is data-local; with the OSDs' node name
-// alone they would all be rack-local at best.
+// expectDataLocalSort checks that TeraSort's maps ran where their data is. Every node
+// holds an OSD, so a map placed by the block locations the connector reports is
+// data-local wherever its split's primary OSD has a NodeManager; with the OSDs' CRUSH
+// host names alone they would all be rack-local at best.
 func expectDataLocalSort(run *v1alpha1.BenchmarkRun) {
 	GinkgoHelper()
 	for _, s := range run.Status.Stages {

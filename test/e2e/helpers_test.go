@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,15 +216,54 @@ func sessionsOfPodUID(uid types.UID) []int64 {
 	return ids
 }
 
-// resourceManagerGet reads the ResourceManager's REST API, which listens on the
-// host's loopback because the cluster runs on the host network.
+// resourceManagerGet reads the ResourceManager's REST API. The suite's clusters run
+// on the host network, so the daemon listens on its node's address, which the host
+// running the suite routes to whichever node that is.
 func resourceManagerGet(path string) ([]byte, error) {
-	return hostGet("http://127.0.0.1:8088" + path)
+	base, err := daemonURL(hadoop.ResourceManager, hadoop.PortRMWeb)
+	if err != nil {
+		return nil, err
+	}
+	return hostGet(base + path)
 }
 
-// jobHistoryGet reads the JobHistory server's REST API, on the host's loopback too.
+// jobHistoryGet reads the JobHistory server's REST API, on its node's address too.
 func jobHistoryGet(path string) ([]byte, error) {
-	return hostGet("http://127.0.0.1:19888" + path)
+	base, err := daemonURL(hadoop.JobHistory, hadoop.PortJHWeb)
+	if err != nil {
+		return nil, err
+	}
+	return hostGet(base + path)
+}
+
+// daemonURL is http://<address>:<port> of the one running pod of a role in the suite's
+// namespace: the suite runs one host-network cluster at a time.
+func daemonURL(c hadoop.Component, port int) (string, error) {
+	ips, err := runningPodIPs(client.MatchingLabels{hadoop.LabelName: hadoop.AppName, hadoop.LabelComponent: string(c)})
+	if err != nil {
+		return "", err
+	}
+	if len(ips) != 1 {
+		return "", fmt.Errorf("want one running %s in namespace %s, found %d", c, namespace, len(ips))
+	}
+	return fmt.Sprintf("http://%s:%d", ips[0], port), nil
+}
+
+// runningPodIPs are the addresses of the running pods in the suite's namespace that
+// match, by pod name.
+func runningPodIPs(match client.MatchingLabels) ([]string, error) {
+	pods := &corev1.PodList{}
+	if err := k8sClient.List(ctx, pods, client.InNamespace(namespace), match); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(pods.Items, func(a, b corev1.Pod) int { return cmp.Compare(a.Name, b.Name) })
+	var ips []string
+	for _, p := range pods.Items {
+		if p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil && p.Status.PodIP != "" {
+			ips = append(ips, p.Status.PodIP)
+		}
+	}
+	return ips, nil
 }
 
 // hostGet reads a daemon's REST API at url and returns the body of a 200 answer.

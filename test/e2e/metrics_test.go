@@ -16,15 +16,13 @@ import (
 
 	. "github.com/onsi/gomega"
 
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
 )
 
-// The daemons' web ports, on the host's loopback because the suite's clusters run on
-// the host network; /prom is Hadoop's Prometheus endpoint, which the operator turns on.
-const (
-	resourceManagerProm = "http://127.0.0.1:8088/prom"
-	nodeManagerProm     = "http://127.0.0.1:8042/prom"
-)
+// promPath is Hadoop's Prometheus endpoint on the daemons' web ports, which the
+// operator turns on.
+const promPath = "/prom"
 
 // The chart's YARN dashboard, whose queries must find their metrics in the scrapes.
 const yarnDashboard = "../../charts/hadoop-ceph-operator/files/dashboards/yarn.json"
@@ -65,8 +63,8 @@ func watchProm() *promWatch {
 }
 
 func (w *promWatch) scrape() {
-	rm, rmErr := promGet(resourceManagerProm)
-	nm, nmErr := promGet(nodeManagerProm)
+	rm, rmErr := daemonProm(hadoop.ResourceManager, hadoop.PortRMWeb)
+	nm, nmErr := daemonProm(hadoop.NodeManager, hadoop.PortNMWeb)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, err := range []error{rmErr, nmErr} {
@@ -94,6 +92,15 @@ func (w *promWatch) scrape() {
 func (w *promWatch) stop() {
 	w.cancel()
 	<-w.done
+}
+
+// daemonProm scrapes the one running daemon of a role.
+func daemonProm(c hadoop.Component, port int) (string, error) {
+	base, err := daemonURL(c, port)
+	if err != nil {
+		return "", err
+	}
+	return promGet(base + promPath)
 }
 
 func promGet(url string) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -24,10 +25,20 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
 )
 
-// The manager's /metrics, on the host's loopback because the local cluster runs it on
-// the host network (hack/local/operator-values.yaml), over HTTPS with the chart's
-// default metrics.secure.
-const operatorMetricsURL = "https://127.0.0.1:8080/metrics"
+// operatorMetricsURL is the manager's /metrics, on its node's address because the
+// local cluster runs it on the host network (hack/local/operator-values.yaml), over
+// HTTPS with the chart's default metrics.secure.
+func operatorMetricsURL() (string, error) {
+	pods := &corev1.PodList{}
+	if err := k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace),
+		client.MatchingLabels{"app.kubernetes.io/instance": operatorRelease}); err != nil {
+		return "", err
+	}
+	if len(pods.Items) != 1 || pods.Items[0].Status.PodIP == "" {
+		return "", fmt.Errorf("want one operator pod with an address, found %d pods", len(pods.Items))
+	}
+	return "https://" + net.JoinHostPort(pods.Items[0].Status.PodIP, "8080") + "/metrics", nil
+}
 
 // The chart's dashboard of the operator, whose queries must find their metrics in the
 // scrape.
@@ -107,7 +118,11 @@ func operatorMetricsSpec() {
 // scrapeOperator gets the operator's /metrics with a bearer token, none when empty,
 // and returns the status and the body.
 func scrapeOperator(token string) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, operatorMetricsURL, nil)
+	url, err := operatorMetricsURL()
+	if err != nil {
+		return 0, "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return 0, "", err
 	}

@@ -28,8 +28,9 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
-// The Rook path: Rook's operator and a one-node Ceph 18.2 cluster (hack/rook) are
-// installed while the operator runs, and everything below goes through Rook's own
+// The Rook path: Rook's operator and a Ceph 18.2 cluster across the local cluster's
+// three nodes (hack/rook: a mon and an OSD on each, failure domain host) are installed
+// while the operator runs, and everything below goes through Rook's own
 // reconcile of what the operator asks for.
 const (
 	rookNamespace = "rook-ceph"
@@ -58,7 +59,7 @@ var rookECPool = rookECFS + "-" + rook.DataPoolErasureCoded
 var rookTeraGenChecksum string
 
 func rookInstallSpecs() {
-	It("installs Rook v1.18 and a one-node Ceph 18.2 while the operator runs; the operator restarts itself, exiting cleanly, to watch Rook", func() {
+	It("installs Rook v1.18 and a Ceph 18.2 with a mon and an OSD on each of the three nodes while the operator runs; the operator restarts itself, exiting cleanly, to watch Rook", func() {
 		before := operatorContainer(Default).RestartCount
 		runLogged(command("hack/rook/up.sh"))
 
@@ -66,6 +67,9 @@ func rookInstallSpecs() {
 			Health struct {
 				Status string `json:"status"`
 			} `json:"health"`
+			MonMap struct {
+				Mons int `json:"num_mons"`
+			} `json:"monmap"`
 			OSDMap struct {
 				Up int `json:"num_up_osds"`
 				In int `json:"num_in_osds"`
@@ -73,8 +77,12 @@ func rookInstallSpecs() {
 		}
 		rookCephJSON(&status, "status")
 		Expect(status.Health.Status).To(Equal("HEALTH_OK"))
+		Expect(status.MonMap.Mons).To(Equal(3))
 		Expect(status.OSDMap.Up).To(Equal(3))
 		Expect(status.OSDMap.In).To(Equal(3))
+
+		By("finding one CRUSH host per node, named as Rook names it (the node's kubernetes.io/hostname label, dots as dashes), with one OSD each")
+		Expect(crushHostOSDs()).To(Equal(expectedCRUSHHosts()))
 		var versions map[string]map[string]int
 		rookCephJSON(&versions, "versions")
 		for version := range versions["overall"] {
@@ -330,16 +338,16 @@ func rookDeletionSpecs() {
 	})
 }
 
-// newRookBackend is a Rook-mode StorageBackend for the one-node Rook: every pool's
-// failure domain is the OSD, the metadata pool keeps three copies, and the MDS runs
-// without a hot standby, which would only take memory here.
+// newRookBackend is a Rook-mode StorageBackend for the local Rook: every pool's
+// failure domain is the host (one OSD per node), the metadata pool keeps three copies,
+// and the MDS runs without a hot standby, which would only take memory here.
 func newRookBackend(name, filesystem string, mutate ...func(*v1alpha1.RookCephFS)) *v1alpha1.StorageBackend {
 	spec := &v1alpha1.RookCephFS{
 		Namespace:      rookNamespace,
 		FilesystemName: filesystem,
 		MetadataPool:   v1alpha1.ReplicatedPool{Size: 3},
 		DataPool:       v1alpha1.DataPool{Replicated: &v1alpha1.ReplicatedPool{Size: 2}},
-		FailureDomain:  "osd",
+		FailureDomain:  "host",
 		MetadataServer: v1alpha1.MetadataServer{ActiveCount: 1, ActiveStandby: ptr.To(false)},
 	}
 	for _, m := range mutate {
@@ -476,6 +484,39 @@ func rookMonitors() []string {
 	monitors, err := cephconf.ParseMonEndpoints(cm.Data[rook.MonEndpointsKey])
 	Expect(err).NotTo(HaveOccurred())
 	return monitors
+}
+
+// crushHostOSDs counts the OSDs under each CRUSH host of the local Rook.
+func crushHostOSDs() map[string]int {
+	GinkgoHelper()
+	var tree struct {
+		Nodes []struct {
+			Type     string `json:"type"`
+			Name     string `json:"name"`
+			Children []int  `json:"children"`
+		} `json:"nodes"`
+	}
+	rookCephJSON(&tree, "osd", "tree")
+	hosts := map[string]int{}
+	for _, n := range tree.Nodes {
+		if n.Type == "host" {
+			hosts[n.Name] = len(n.Children)
+		}
+	}
+	return hosts
+}
+
+// expectedCRUSHHosts is one OSD on each node's CRUSH host: Rook names it after the
+// node's kubernetes.io/hostname label with dots replaced by dashes.
+func expectedCRUSHHosts() map[string]int {
+	GinkgoHelper()
+	nodes := &corev1.NodeList{}
+	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
+	want := map[string]int{}
+	for _, n := range nodes.Items {
+		want[strings.ReplaceAll(n.Labels[corev1.LabelHostname], ".", "-")] = 1
+	}
+	return want
 }
 
 func cephFilesystems() []string {

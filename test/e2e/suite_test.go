@@ -29,17 +29,18 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
-// The end-to-end suite runs on the local single-node Kubernetes of hack/cluster (a
-// real etcd, kube-apiserver, controller-manager, scheduler and kubelet with
-// containerd), with the local Ceph of hack/ceph as an external StorageBackend, the
-// images of hack/images imported into containerd, and the operator installed by its
-// Helm chart. `make e2e` brings all of that up first (hack/local/up.sh); the suite
+// The end-to-end suite runs on the local Kubernetes of hack/cluster with three nodes (a
+// real etcd, kube-apiserver, controller-manager, scheduler, and a kubelet with its own
+// containerd per node), with the local Ceph of hack/ceph as an external StorageBackend,
+// the images of hack/images imported into every node's containerd, and the operator
+// installed by its Helm chart. `make e2e` brings all of that up first (hack/local/up.sh); the suite
 // installs the chart itself, so its first spec is the install.
 //
-// Every pod runs on the host's network: the Ceph and every daemon listen on
-// loopback, which is also where the suite reaches the ResourceManager's REST API.
-// Midway the suite installs Rook (hack/rook/up.sh), whose Ceph daemons listen on the
-// node's address.
+// The suite's Hadoop clusters run on the host network and advertise their node's
+// address on the nodes' link (hco-node0), where the suite reaches their REST APIs; the
+// local Ceph listens on an address of the host that every node routes to. Midway the
+// suite installs Rook (hack/rook/up.sh), whose Ceph daemons listen on their node's
+// address, one mon and one OSD on each node.
 
 var (
 	ctx       context.Context
@@ -56,6 +57,10 @@ func TestE2E(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "End-to-end", Label("e2e"))
 }
+
+// suiteNodes is how many nodes the suite's cluster has: a mon, an OSD and a
+// NodeManager's place on each.
+const suiteNodes = 3
 
 // suiteNamespaceLabel marks the namespaces this suite creates, so that a later run
 // can tell them from a user's (the demo's, say) and remove them.
@@ -122,17 +127,22 @@ var _ = BeforeSuite(func() {
 			"namespace %s is still there: its StorageBackend's finalizer needs the operator running", ns.Name)
 	}
 
-	// Every Hadoop pod here takes the node's Hadoop ports (host network), so a
-	// HadoopCluster left by the demo would keep this run's pods from being scheduled.
+	// Every Hadoop pod here takes its node's Hadoop ports (host network), so a
+	// HadoopCluster left by the demo would keep this run's pods off a node.
 	// On a fresh cluster the CRDs come with the operator, which the first spec installs.
 	others := &v1alpha1.HadoopClusterList{}
 	if err := k8sClient.List(ctx, others); !meta.IsNoMatchError(err) {
 		Expect(err).NotTo(HaveOccurred())
 	}
 	for _, hc := range others.Items {
-		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this one-node cluster and holds the node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
+		Fail(fmt.Sprintf("HadoopCluster %s/%s runs on this cluster and holds a node's Hadoop ports: delete it first (kubectl delete namespace %s, or make demo-down for the demo's)",
 			hc.Namespace, hc.Name, hc.Namespace))
 	}
+
+	// Rook's pools spread over hosts, and several specs place pods on several nodes.
+	nodes := &corev1.NodeList{}
+	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
+	Expect(nodes.Items).To(HaveLen(suiteNodes), "the suite runs on a local cluster of %d nodes (make e2e starts it)", suiteNodes)
 
 	namespace = "e2e-" + rand.String(5)
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
