@@ -201,7 +201,7 @@ E2E_LABEL_FILTER ?=
 .PHONY: e2e
 e2e: $(GINKGO) $(HELM) plugin ## End-to-end suite on a local Kubernetes of three nodes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
 	HCO_CLUSTER_NODES=3 hack/local/up.sh
-	source hack/cluster/env.sh && export KUBECONFIG && \
+	source hack/cluster/env.sh && export KUBECONFIG LOCAL_CLUSTER && \
 		PATH=$(CURDIR)/bin:$$PATH KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
 		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' ./test/e2e
 

@@ -78,7 +78,7 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 				names = append(names, j.Name)
 			}
 			return names
-		}).Should(Equal([]string{hadoop.EvictSessionsJobName(hc, pod.UID)}))
+		}).Should(Equal([]string{hadoop.FenceSessionsJobName(hc, pod.UID)}))
 		Eventually(func(g Gomega) *metav1.Time {
 			sp := fresh(hc)(g).Status.SessionPods
 			g.Expect(sp).To(HaveLen(1))
@@ -92,6 +92,38 @@ var _ = Describe("HadoopCluster eviction of a dead pod's CephFS sessions", Label
 		Eventually(func(g Gomega) []v1alpha1.SessionPod { return fresh(hc)(g).Status.SessionPods }).Should(BeEmpty())
 		Consistently(func(g Gomega) []batchv1.Job { return evictionJobs(g, ns) }, 2*time.Second, 500*time.Millisecond).Should(HaveLen(1))
 		Expect(events(hc)(Default)).NotTo(ContainElement("Normal/" + v1alpha1.EventReasonEvictingSessions))
+	})
+
+	It("records a fenced pod unfenced once its node is back, and evicts the sessions it opened since when it goes", func() {
+		ns := createNamespace("fence")
+		evictingBackend(ns, "ext")
+		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "back-" + ns + ".fence.test"}}
+		Expect(k8sClient.Create(ctx, node)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, node))).To(Succeed()) })
+		setNodeReady(node, corev1.ConditionTrue, "kubelet is posting ready status")
+		hc, _, pod := recordedNodeManager(ns, "back", node.Name)
+
+		setNodeReady(node, corev1.ConditionUnknown, "Kubelet stopped posting node status.")
+		fencedAt := func(g Gomega) *metav1.Time {
+			sp := fresh(hc)(g).Status.SessionPods
+			g.Expect(sp).To(HaveLen(1))
+			return sp[0].Fenced
+		}
+		Eventually(fencedAt).ShouldNot(BeNil())
+
+		By("the node reporting Ready again, as after a reboot: the kubelet restarts the pod's containers under its UID")
+		setNodeReady(node, corev1.ConditionTrue, "kubelet is posting ready status")
+		Eventually(fencedAt).Should(BeNil())
+
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(gone(pod)).Should(Succeed())
+		Eventually(func(g Gomega) []string {
+			var names []string
+			for _, j := range evictionJobs(g, ns) {
+				names = append(names, j.Name)
+			}
+			return names
+		}).Should(ConsistOf(hadoop.FenceSessionsJobName(hc, pod.UID), hadoop.EvictSessionsJobName(hc, pod.UID)))
 	})
 
 	It("records nothing when the StorageBackend has no evictor", func() {

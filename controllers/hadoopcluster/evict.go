@@ -97,12 +97,13 @@ func (r *Reconciler) nodesOf(ctx context.Context, pods []corev1.Pod) (map[string
 	return nodes, nil
 }
 
-// startEviction creates the Job that evicts the sessions of the pod gone. A Job of
-// that name that exists already was made by an earlier pass for the same UID.
+// startEviction creates the Job that evicts the sessions of the pod gone, or of the
+// pod on a lost node. A Job of that name that exists already was made by an earlier
+// pass for the same UID and reason.
 func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopCluster, storage hadoop.Storage, e fencing.Eviction) error {
 	gone := e.Pod
 	job := hadoop.EvictSessionsJob(hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
-		gone.Name, types.UID(gone.UID))
+		gone.Name, types.UID(gone.UID), e.NodeLost)
 	if err := controllerutil.SetControllerReference(hc, job, r.Scheme); err != nil {
 		return err
 	}

@@ -46,7 +46,8 @@ type Decision struct {
 // the nodes by name, and the time.
 //   - A recorded pod that no longer exists is evicted, unless its sessions were
 //     evicted already when its node was lost (Fenced); it leaves the record.
-//   - An existing pod on a lost node is evicted once and recorded as Fenced.
+//   - An existing pod on a lost node is evicted once and recorded as Fenced; once the
+//     node is back, the pod is recorded without Fenced again.
 //   - Every existing pod is recorded; a pod the record never had is not evicted when
 //     it goes before a pass saw it, so a lagging cache cannot evict a live pod.
 func Plan(recorded []v1alpha1.SessionPod, pods []corev1.Pod, nodes map[string]*corev1.Node, now time.Time) Decision {
@@ -61,9 +62,15 @@ func Plan(recorded []v1alpha1.SessionPod, pods []corev1.Pod, nodes map[string]*c
 		live[uid] = true
 		rec := v1alpha1.SessionPod{Name: pod.Name, UID: uid}
 		old, known := before[uid]
-		if known && old.Fenced != nil {
+		lost, why := NodeLost(nodes[pod.Spec.NodeName], pod.Spec.NodeName)
+		switch {
+		case known && old.Fenced != nil && lost:
 			rec.Fenced = old.Fenced
-		} else if lost, why := NodeLost(nodes[pod.Spec.NodeName], pod.Spec.NodeName); lost && known {
+		case known && old.Fenced != nil:
+			// The node came back: the kubelet restarts the pod's containers under the
+			// same UID, and their new sessions are evicted like any pod's when the pod
+			// goes or its node is lost again.
+		case known && lost:
 			rec.Fenced = &metav1.Time{Time: now}
 			d.Evict = append(d.Evict, Eviction{Pod: old, NodeLost: true, Why: why})
 		}

@@ -121,11 +121,18 @@ func TestPlan(t *testing.T) {
 			record:   nil,
 		},
 		{
-			name:     "a fenced pod whose node came back stays fenced: its sessions are gone",
+			name:     "a fenced pod whose node came back is not evicted again, and is recorded unfenced for its new sessions",
 			recorded: []v1alpha1.SessionPod{rec("nm-0", "u0", earlier)},
 			pods:     []corev1.Pod{pod("nm-0", "u0", "a")},
 			nodes:    nodes(ready),
-			record:   []v1alpha1.SessionPod{rec("nm-0", "u0", earlier)},
+			record:   []v1alpha1.SessionPod{rec("nm-0", "u0", nil)},
+		},
+		{
+			name:     "a pod unfenced after its node came back that goes is evicted",
+			recorded: []v1alpha1.SessionPod{rec("nm-0", "u0", nil)},
+			nodes:    nodes(ready),
+			evict:    []string{"u0:gone"},
+			record:   nil,
 		},
 		{
 			name:     "a recorded pod on a node that is gone",

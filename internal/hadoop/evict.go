@@ -22,14 +22,26 @@ const EvictSessions Component = "evict-sessions"
 // session with its pod's UID (CephClientMetadata in the connector).
 const PodUIDMetadata = "pod_uid"
 
-// EvictSessionsJobName is the Job that evicts the sessions of the pod with uid: one
-// per pod, so a retried pass finds the Job it made.
+// EvictSessionsJobName is the Job that evicts the sessions of the pod with uid once
+// the pod is gone: one per pod, so a retried pass finds the Job it made.
 func EvictSessionsJobName(hc *v1alpha1.HadoopCluster, uid types.UID) string {
+	return sessionsJobName(hc, "-evict-", uid)
+}
+
+// FenceSessionsJobName is the Job that evicts the sessions of the pod with uid when
+// its node is lost. It differs from EvictSessionsJobName's: a pod whose node comes
+// back runs again under the same UID, and the sessions it opens then are evicted when
+// it goes, while the fencing Job may still be kept (TTLSecondsAfterFinished).
+func FenceSessionsJobName(hc *v1alpha1.HadoopCluster, uid types.UID) string {
+	return sessionsJobName(hc, "-fence-", uid)
+}
+
+func sessionsJobName(hc *v1alpha1.HadoopCluster, infix string, uid types.UID) string {
 	id := strings.ReplaceAll(string(uid), "-", "")
 	if len(id) > 12 {
 		id = id[:12]
 	}
-	return naming.ShortName(hc.Name, 63-len("-evict-")-len(id)) + "-evict-" + id
+	return naming.ShortName(hc.Name, 63-len(infix)-len(id)) + infix + id
 }
 
 // evictScript evicts, on every active MDS rank of the file system, the sessions
@@ -51,11 +63,15 @@ done
 // the cluster's image, which carries Ceph's command line, where the ResourceManager
 // reaches Ceph from: the host network, or the pod network with Rook's public network
 // if Rook has one (none of the NodeManagers' data networks, whose devices are YARN's),
-// with the cluster's placement.
-func EvictSessionsJob(in Input, podName string, uid types.UID) *batchv1.Job {
+// with the cluster's placement. nodeLost names it after FenceSessionsJobName.
+func EvictSessionsJob(in Input, podName string, uid types.UID, nodeLost bool) *batchv1.Job {
 	hc := in.Cluster
 	labels := Labels(hc, EvictSessions)
 	net := hc.Spec.Network
+	name := EvictSessionsJobName(hc, uid)
+	if nodeLost {
+		name = FenceSessionsJobName(hc, uid)
+	}
 	pod := corev1.PodSpec{
 		RestartPolicy:                corev1.RestartPolicyNever,
 		AutomountServiceAccountToken: ptr.To(false),
@@ -115,7 +131,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID) *batchv1.Job {
 	return &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        EvictSessionsJobName(hc, uid),
+			Name:        name,
 			Namespace:   hc.Namespace,
 			Labels:      labels,
 			Annotations: map[string]string{EvictedPodAnnotation: podName, EvictedPodUIDAnnotation: string(uid)},

@@ -23,7 +23,7 @@ func TestEvictSessionsJob(t *testing.T) {
 			storage.EvictionSecret = "backend-ceph-evictor"
 			storage.EvictionClientID = "hadoop-evictor"
 			in := Input{Cluster: loadCluster(t, tc.name), Storage: storage, Defaults: tc.defaults}
-			job := EvictSessionsJob(in, "hadoop-nodemanager-0", uid)
+			job := EvictSessionsJob(in, "hadoop-nodemanager-0", uid, false)
 			golden.Assert(t, "evict-sessions/"+tc.name+".yaml", golden.YAML(t, job))
 
 			// The evictor's key is the only Ceph key the pod can read.
@@ -53,8 +53,17 @@ func TestEvictSessionsJobName(t *testing.T) {
 	if b := EvictSessionsJobName(hc, "7f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"); a == b {
 		t.Errorf("two UIDs share the Job name %s", a)
 	}
+	// A pod fenced on a lost node, whose node came back, is evicted again when it goes.
+	if f := FenceSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"); f == a {
+		t.Errorf("fencing and eviction share the Job name %s", a)
+	}
+	if j := EvictSessionsJob(Input{Cluster: hc}, "nm-0", "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5", true); j.Name != FenceSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5") {
+		t.Errorf("a lost node's Job is named %s", j.Name)
+	}
 	hc.Name = strings.Repeat("c", 63)
-	if n := EvictSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"); len(n) > 63 {
-		t.Errorf("name %s is %d characters, more than a label value takes", n, len(n))
+	for _, n := range []string{EvictSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5"), FenceSessionsJobName(hc, "6f1c2d3e-4b5a-4c6d-8e7f-90a1b2c3d4e5")} {
+		if len(n) > 63 {
+			t.Errorf("name %s is %d characters, more than a label value takes", n, len(n))
+		}
 	}
 }

@@ -35,6 +35,9 @@ type Application struct {
 	AllocatedMB       int64  `json:"allocatedMB,omitempty"`
 	AllocatedVCores   int32  `json:"allocatedVCores,omitempty"`
 	RunningContainers int32  `json:"runningContainers,omitempty"`
+	// AMHostHTTPAddress is the web address (host:port) of the NodeManager that runs the
+	// application's master.
+	AMHostHTTPAddress string `json:"amHostHttpAddress,omitempty"`
 }
 
 // HasTag reports whether the application carries tag, compared as YARN stores tags.

@@ -109,13 +109,18 @@ var _ = Describe("Nodes", Ordered, func() {
 		}
 	})
 
-	It("serve kubectl logs and exec on every node", func() {
+	It("serve kubectl logs and exec on every node, where a host-network pod resolves its node's name", func() {
 		for _, n := range nodes {
 			out, err := kubectl("-n", namespace, "exec", n.web.Name, "--", "cat", "/proc/sys/kernel/hostname").CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "exec on %s: %s", n.name, out)
 			out, err = kubectl("-n", namespace, "exec", n.host.Name, "--", "hostname").CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "exec on %s: %s", n.name, out)
 			Expect(strings.TrimSpace(string(out))).To(Equal(n.name), "a host-network pod sees its node's host name")
+			// Daemons resolve their own host name when they start (Hadoop's JobHistory
+			// server fails without it); the kubelet gives host-network pods its node's
+			// /etc/hosts.
+			out, err = kubectl("-n", namespace, "exec", n.host.Name, "--", "grep", "-w", n.name, "/etc/hosts").CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "a host-network pod on %s finds its node's name in /etc/hosts: %s", n.name, out)
 			out, err = kubectl("-n", namespace, "logs", n.web.Name).CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "logs on %s: %s", n.name, out)
 			Expect(string(out)).To(ContainSubstring("serving " + n.name))

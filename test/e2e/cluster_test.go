@@ -79,20 +79,23 @@ func clusterSpecs() {
 	})
 }
 
-// waitForCluster waits until the HadoopCluster is Ready with its one NodeManager
+// waitForCluster waits until the HadoopCluster is Ready with all its NodeManagers
 // running in YARN.
 func waitForCluster(name string) {
 	GinkgoHelper()
+	var replicas int
 	Eventually(func(g Gomega) {
 		hc := &v1alpha1.HadoopCluster{}
 		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, hc)).To(Succeed())
 		g.Expect(meta.IsStatusConditionTrue(hc.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", hc.Status.Conditions)
-		g.Expect(hc.Status.ReadyNodeManagers).To(Equal(int32(1)))
+		g.Expect(hc.Status.ReadyNodeManagers).To(Equal(*hc.Spec.NodeManagers.Replicas))
+		replicas = int(*hc.Spec.NodeManagers.Replicas)
 	}).WithTimeout(5 * time.Minute).Should(Succeed())
 	Eventually(func(g Gomega) {
 		nodes, err := yarnNodes()
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(nodes).To(ConsistOf(HaveField("State", "RUNNING")))
+		g.Expect(nodes).To(HaveLen(replicas))
+		g.Expect(nodes).To(HaveEach(HaveField("State", "RUNNING")))
 	}).WithTimeout(2 * time.Minute).Should(Succeed())
 }
 

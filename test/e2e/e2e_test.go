@@ -11,8 +11,8 @@ import (
 // operator under it, change its queues, benchmark it, compare it with an HDFS that
 // runs beside it, break a node, delete the cluster; then install Rook, let it make
 // CephFS for Hadoop, replicated and erasure-coded, keep undeclared pods away from a
-// cluster on the pod network, run Hadoop on each, break an OSD, delete what Rook
-// made. A spec that fails skips the rest, whose premises it was. The labels external
+// cluster on the pod network, run Hadoop on each, break an OSD, then a whole node,
+// delete what Rook made. A spec that fails skips the rest, whose premises it was. The labels external
 // and rook select a storage path; the operator's and the admission specs carry
 // neither and belong to both. The HDFS comparison, labelled hdfs too, needs the
 // external path's cluster.
@@ -33,6 +33,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("NetworkPolicies enforced on the pod network", Label("rook"), networkPolicySpecs)
 	Context("TeraSort on each Rook backend", Label("rook"), rookTeraSortSpecs)
 	Context("an OSD lost during a TeraSort on the erasure-coded pool", Label("rook"), osdLossSpecs)
+	Context("a whole node lost during a TeraSort on the erasure-coded pool across hosts", Label("rook"), hostLossSpecs)
 	Context("a graceful scale-down during a TeraSort on the pod network", Label("rook"), decommissionSpecs)
 	Context("deleting Rook-mode StorageBackends", Label("rook"), rookDeletionSpecs)
 })

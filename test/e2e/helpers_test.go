@@ -138,8 +138,21 @@ func (s mdsSession) metadata(key string) string {
 	return v
 }
 
+// cephFS is a file system the suite looks into as Ceph's administrator: the local
+// Ceph's (localFS) or one of the local Rook's (rookFS).
+type cephFS struct {
+	cli  func(args ...string) *exec.Cmd
+	name string
+}
+
+// localFS is the local Ceph's file system, where the external path's data is.
+var localFS = cephFS{cli: cephCLI, name: "cephfs"}
+
+// rookFS is a file system of the local Rook.
+func rookFS(name string) cephFS { return cephFS{cli: rookCeph, name: name} }
+
 // activeMDS is the name of the file system's active MDS.
-func activeMDS() string {
+func (fs cephFS) activeMDS() string {
 	GinkgoHelper()
 	var status struct {
 		MDSMap []struct {
@@ -147,7 +160,7 @@ func activeMDS() string {
 			State string `json:"state"`
 		} `json:"mdsmap"`
 	}
-	Expect(json.Unmarshal([]byte(mustRun(cephCLI("fs", "status", "cephfs", "-f", "json"))), &status)).To(Succeed())
+	Expect(json.Unmarshal([]byte(mustRun(fs.cli("fs", "status", fs.name, "-f", "json"))), &status)).To(Succeed())
 	for _, mds := range status.MDSMap {
 		if mds.State == "active" {
 			return mds.Name
@@ -158,9 +171,9 @@ func activeMDS() string {
 }
 
 // mdsTell runs `ceph tell mds.<active> <args> -f json` and decodes its output into v.
-func mdsTell(v any, args ...string) {
+func (fs cephFS) mdsTell(v any, args ...string) {
 	GinkgoHelper()
-	cmd := cephCLI(append(append([]string{"tell", "mds." + activeMDS()}, args...), "-f", "json")...)
+	cmd := fs.cli(append(append([]string{"tell", "mds." + fs.activeMDS()}, args...), "-f", "json")...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	Expect(cmd.Run()).To(Succeed(), "%s: %s", cmd.String(), stderr.String())
@@ -168,16 +181,16 @@ func mdsTell(v any, args ...string) {
 }
 
 // mdsSessions lists the sessions of the file system's active MDS.
-func mdsSessions() []mdsSession {
+func (fs cephFS) mdsSessions() []mdsSession {
 	GinkgoHelper()
 	var sessions []mdsSession
-	mdsTell(&sessions, "session", "ls")
+	fs.mdsTell(&sessions, "session", "ls")
 	return sessions
 }
 
 // capDirectories returns the directories on which any of the given sessions holds
 // capabilities, from the MDS's cache.
-func capDirectories(sessions []int64) []string {
+func (fs cephFS) capDirectories(sessions []int64) []string {
 	GinkgoHelper()
 	var inodes []struct {
 		ClientCaps []struct {
@@ -187,7 +200,7 @@ func capDirectories(sessions []int64) []string {
 			Path string `json:"path"`
 		} `json:"dirfrags"`
 	}
-	mdsTell(&inodes, "dump", "cache")
+	fs.mdsTell(&inodes, "dump", "cache")
 	wanted := map[int64]bool{}
 	for _, id := range sessions {
 		wanted[id] = true
@@ -205,10 +218,10 @@ func capDirectories(sessions []int64) []string {
 }
 
 // sessionsOfPodUID returns the ids of the MDS sessions tagged with a pod's UID.
-func sessionsOfPodUID(uid types.UID) []int64 {
+func (fs cephFS) sessionsOfPodUID(uid types.UID) []int64 {
 	GinkgoHelper()
 	var ids []int64
-	for _, s := range mdsSessions() {
+	for _, s := range fs.mdsSessions() {
 		if s.metadata(hadoop.PodUIDMetadata) == string(uid) {
 			ids = append(ids, s.ID)
 		}

@@ -48,9 +48,9 @@ func nodeLossSpecs() {
 		hc := newCluster()
 		pod := &corev1.Pod{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.NodeManagerName(hc) + "-0"}, pod)).To(Succeed())
-		sessions := sessionsOfPodUID(pod.UID)
+		sessions := localFS.sessionsOfPodUID(pod.UID)
 		Expect(sessions).NotTo(BeEmpty(), "the NodeManager and its containers hold CephFS sessions tagged with the pod's UID")
-		dirs := capDirectories(sessions)
+		dirs := localFS.capDirectories(sessions)
 		if !slices.Contains(dirs, cephRoot) {
 			dirs = append(dirs, cephRoot)
 		}
@@ -77,7 +77,7 @@ func nodeLossSpecs() {
 		GinkgoWriter.Printf("eviction Job %s succeeded %s after the deletion\n", job.Name, time.Since(deleted).Round(time.Second/10))
 		Eventually(func() []int64 {
 			var left []int64
-			for _, s := range mdsSessions() {
+			for _, s := range localFS.mdsSessions() {
 				if slices.Contains(sessions, s.ID) {
 					left = append(left, s.ID)
 				}

@@ -209,9 +209,10 @@ func rookTeraSortSpecs() {
 		deleteCluster(rookReplicatedCluster)
 	})
 
-	It("runs the same TeraSort on the erasure-coded backend, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
-		Expect(k8sClient.Create(ctx, newClusterOn(rookECCluster, rookECBackend))).To(Succeed())
+	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under its node's address, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
+		Expect(k8sClient.Create(ctx, newSpreadCluster(rookECCluster, rookECBackend))).To(Succeed())
 		waitForCluster(rookECCluster)
+		expectNodeManagerPerNode()
 		before := poolStats(rookECPool)
 		run := newTeraSortOn(keptRookTeraSort, rookECCluster)
 		run.Spec.Cleanup = ptr.To(false)

@@ -1,0 +1,182 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+)
+
+// newSpreadCluster is newClusterOn with a NodeManager on every node: their host ports
+// keep them one to a node, and each advertises its node's address on the nodes'
+// link. The ResourceManager and the JobHistory server stay on the first node, which
+// runs the control plane and is never the one the suite takes down.
+func newSpreadCluster(name, backend string) *v1alpha1.HadoopCluster {
+	GinkgoHelper()
+	hc := newClusterOn(name, backend)
+	hc.Spec.NodeManagers.Replicas = ptr.To[int32](suiteNodes)
+	first := v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
+	hc.Spec.ResourceManager.PodOverrides.NodeSelector = first
+	hc.Spec.JobHistory.PodOverrides.NodeSelector = first
+	return hc
+}
+
+// firstNode is the node that runs the control plane: the one whose name is the
+// host's.
+func firstNode() corev1.Node {
+	GinkgoHelper()
+	host, err := os.Hostname()
+	Expect(err).NotTo(HaveOccurred())
+	node := corev1.Node{}
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Name: strings.ToLower(host)}, &node)).To(Succeed())
+	return node
+}
+
+// nodeAddress is a node's InternalIP.
+func nodeAddress(n corev1.Node) string {
+	for _, a := range n.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP {
+			return a.Address
+		}
+	}
+	return ""
+}
+
+// expectNodeManagerPerNode checks that YARN lists one running NodeManager per node,
+// each registered under its own node's address.
+func expectNodeManagerPerNode() {
+	GinkgoHelper()
+	nodes := &corev1.NodeList{}
+	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
+	var want []string
+	for _, n := range nodes.Items {
+		want = append(want, nodeAddress(n))
+	}
+	registered, err := yarnNodes()
+	Expect(err).NotTo(HaveOccurred())
+	var hosts []string
+	for _, n := range registered {
+		host, _, err := net.SplitHostPort(n.ID)
+		Expect(err).NotTo(HaveOccurred(), "YARN node id %s", n.ID)
+		hosts = append(hosts, host)
+	}
+	Expect(hosts).To(ConsistOf(want), "YARN's NodeManagers, by the host of their node id")
+}
+
+// localCluster runs the local cluster's launcher (cmd/local-cluster), which stops and
+// starts the workers.
+func localCluster(args ...string) string {
+	GinkgoHelper()
+	bin := os.Getenv("LOCAL_CLUSTER")
+	if bin == "" {
+		bin = filepath.Join(filepath.Dir(cephDir()), "bin", "local-cluster")
+	}
+	return mustRun(command(bin, args...))
+}
+
+// nodeReady is a node's Ready condition status.
+func nodeReady(name string) func(Gomega) corev1.ConditionStatus {
+	return func(g Gomega) corev1.ConditionStatus {
+		n := &corev1.Node{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Name: name}, n)).To(Succeed())
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.Status
+			}
+		}
+		return ""
+	}
+}
+
+func hostLossSpecs() {
+	It("finishes a TeraSort on the EC 2+1 pool across hosts when a whole worker is lost mid-sort, its kubelet, containerd, pods and OSD stopped at once: the lost NodeManager's CephFS sessions are evicted from the node's state without its pod being deleted, the run succeeds with TeraValidate clean once the node is back, and Ceph heals", func() {
+		const name = "terasort-host-loss"
+		hc := newSpreadCluster(rookECCluster, rookECBackend)
+		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookECCluster))).To(Succeed())
+		waitForSortOnYARN(name)
+
+		By("choosing a worker whose NodeManager does not run the job's ApplicationMaster")
+		apps, err := runningYARNApps()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(apps).To(HaveLen(1))
+		amHost, _, err := net.SplitHostPort(apps[0].AMHostHTTPAddress)
+		Expect(err).NotTo(HaveOccurred(), "the ApplicationMaster's address %q", apps[0].AMHostHTTPAddress)
+		pods := &corev1.PodList{}
+		Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, hadoop.NodeManager)))).To(Succeed())
+		first := firstNode().Name
+		var victim *corev1.Pod
+		for i, p := range pods.Items {
+			if p.Spec.NodeName != first && p.Status.HostIP != amHost {
+				victim = &pods.Items[i]
+				break
+			}
+		}
+		Expect(victim).NotTo(BeNil(), "no worker without the ApplicationMaster (on %s) runs a NodeManager", amHost)
+		lostNode := victim.Spec.NodeName
+		fs := rookFS(rookECFS)
+		sessions := fs.sessionsOfPodUID(victim.UID)
+		Expect(sessions).NotTo(BeEmpty(), "the NodeManager on %s and its containers hold CephFS sessions tagged with the pod's UID", lostNode)
+
+		By("cutting the power of " + lostNode + ": every process of the node ends at once")
+		localCluster("stop", lostNode, "--kill")
+		killed := time.Now()
+		// The node controller marks a node Unknown once its kubelet has not renewed its
+		// lease for the node monitor grace period (50 s by default).
+		Eventually(nodeReady(lostNode)).WithTimeout(2 * time.Minute).WithPolling(time.Second).Should(Equal(corev1.ConditionUnknown))
+		unknown := time.Now()
+		GinkgoWriter.Printf("%s marked Ready Unknown %s after its power went\n", lostNode, unknown.Sub(killed).Round(time.Second))
+
+		By("fencing the lost NodeManager's sessions from the node's state, its pod left in place")
+		Eventually(func(g Gomega) *metav1.Time {
+			cur := &v1alpha1.HadoopCluster{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(hc), cur)).To(Succeed())
+			for _, sp := range cur.Status.SessionPods {
+				if sp.UID == string(victim.UID) {
+					return sp.Fenced
+				}
+			}
+			return nil
+		}).WithTimeout(time.Minute).WithPolling(time.Second).ShouldNot(BeNil(), "status.sessionPods records the pod as fenced")
+		Eventually(func() []int64 {
+			var left []int64
+			for _, s := range fs.mdsSessions() {
+				if slices.Contains(sessions, s.ID) {
+					left = append(left, s.ID)
+				}
+			}
+			return left
+		}).WithTimeout(time.Minute).WithPolling(time.Second).Should(BeEmpty(), "the MDS dropped every session of the lost NodeManager")
+		fenced := time.Since(unknown)
+		GinkgoWriter.Printf("the lost NodeManager's %d sessions were evicted %s after its node was marked Unknown\n", len(sessions), fenced.Round(time.Second))
+		AddReportEntry("seconds from a lost node marked Unknown to its NodeManager's CephFS sessions evicted", fenced.Round(time.Second).Seconds())
+		still := &corev1.Pod{}
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(victim), still)).To(Succeed(), "nobody deleted the lost node's pod")
+		Expect(still.UID).To(Equal(victim.UID))
+
+		By("starting " + lostNode + " again, as after a reboot")
+		localCluster("start", lostNode)
+		Expect(cleanTeraSort(waitForRun(name))).To(Equal(rookTeraGenChecksum))
+
+		By("Ceph healing: every OSD up and every placement group active+clean again")
+		Eventually(func(g Gomega) {
+			g.Expect(osdsUp()).To(Equal(3))
+			g.Expect(uncleanPGs()).To(BeZero())
+		}).WithTimeout(5 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+		GinkgoWriter.Printf("Ceph active+clean again %s after the power went\n", time.Since(killed).Round(time.Second))
+		waitForCluster(rookECCluster)
+	})
+}
