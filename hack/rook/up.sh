@@ -147,6 +147,25 @@ manifest() {
 		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml"
 }
 
+# check_nodes compares the nodes the CephCluster was made on (ROOK_DIR/nodes) with the
+# cluster's now. A Rook whose nodes are gone has lost their mons and OSDs, and cannot
+# be repaired here: with --replace-if-nodes-changed it is removed, data and all
+# (hack/rook/down.sh), and made again; without, up.sh stops and says so.
+check_nodes() {
+	local file="$ROOK_DIR/nodes" before now
+	[[ -f "$file" ]] && kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" >/dev/null 2>&1 || return 0
+	before="$(cat "$file")"
+	now="${NODE_NAMES[*]}"
+	[[ "$before" != "$now" ]] || return 0
+	if [[ "$REPLACE_IF_NODES_CHANGED" != true ]]; then
+		die "the local Rook was made on the nodes $before, and the cluster now has $now: its mons and OSDs on the other nodes are gone. hack/rook/down.sh removes it and its data; then run this again"
+	fi
+	log "the local Rook was made on the nodes $before, and the cluster now has $now: removing it and its data (hack/rook/down.sh) to make it again"
+	flock -u 7
+	"$ROOK_SCRIPTS_DIR/down.sh"
+	take_rook_lock
+}
+
 apply_manifest() {
 	kubectl apply --server-side --force-conflicts --field-manager=hack-rook -f - <<<"$1" >/dev/null
 }
@@ -184,7 +203,7 @@ apply_cluster() {
 	if ((${#NODE_NAMES[@]} > 1)) && (($(osd_deployments) == 0)); then
 		for i in "${all[@]}"; do
 			want=$((want + $(osds_of_node "$i" | grep -c .)))
-			log "OSDs of node ${NODE_NAMES[i]} first, alone (up to $want OSD Deployments)"
+			log "OSDs of node ${NODE_NAMES[i]} alone (up to $want OSD Deployments in all)"
 			apply_manifest "$(manifest "$i")"
 			wait_for 900 "Rook to make the OSDs of node ${NODE_NAMES[i]} (kubectl -n $ROOK_NAMESPACE get pods)" \
 				osd_deployments_at_least "$want"
@@ -192,6 +211,7 @@ apply_cluster() {
 	fi
 	apply_manifest "$final"
 	printf '%s\n' "$final" >"$applied"
+	printf '%s\n' "${NODE_NAMES[*]}" >"$ROOK_DIR/nodes"
 }
 
 # cluster_state prints the CephCluster's phase, health and message on one line.
@@ -241,12 +261,20 @@ write_client_config() {
 	EOF
 }
 
+REPLACE_IF_NODES_CHANGED=false
+case "${1:-}" in
+--replace-if-nodes-changed) REPLACE_IF_NODES_CHANGED=true ;;
+"") ;;
+*) die "usage: $0 [--replace-if-nodes-changed]" ;;
+esac
+
 require_root
 take_rook_lock
 started_at=$SECONDS
 ensure_debs jq util-linux ceph-common
 require_cluster
 read_nodes
+check_nodes
 images
 install_operator
 forget_stale_state

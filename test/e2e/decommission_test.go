@@ -42,6 +42,12 @@ func decommissionSpecs() {
 		// This cluster runs beside the erasure-coded one; its specs read YARN, not the
 		// JobHistory server, whose CPU request the stage pods need here.
 		hc.Spec.JobHistory = v1alpha1.JobHistorySpec{Enabled: ptr.To(false)}
+		// The suite reads YARN from the host, through the ResourceManager's Service.
+		// The cluster's NetworkPolicies admit the host only on the ResourceManager's own
+		// node (kube-router lets a node reach its own pods), so it stays on the first
+		// node; the operator, on the pod network, passes through their operator rule
+		// wherever the pods run, NodeManagers on other nodes included.
+		hc.Spec.ResourceManager.PodOverrides.NodeSelector = v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
 		// With two NodeManagers MapReduce speculates, and kills the attempt that loses
 		// the race. Without speculation, a killed attempt is one a lost container
 		// caused, which is what these specs look for.

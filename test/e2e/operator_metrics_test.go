@@ -25,9 +25,9 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
 )
 
-// operatorMetricsURL is the manager's /metrics, on its node's address because the
-// local cluster runs it on the host network (hack/local/operator-values.yaml), over
-// HTTPS with the chart's default metrics.secure.
+// operatorMetricsURL is the manager's /metrics at its pod's address, which the host
+// routes to on whichever node it runs, over HTTPS with the chart's default
+// metrics.secure.
 func operatorMetricsURL() (string, error) {
 	pods := &corev1.PodList{}
 	if err := k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace),
