@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -56,9 +57,14 @@ func nodeAddress(n corev1.Node) string {
 	return ""
 }
 
-// expectNodeManagerPerNode checks that YARN lists one running NodeManager per node,
-// each registered under its own node's address.
-func expectNodeManagerPerNode() {
+// expectNodeManagerPerNode checks that the cluster has a NodeManager on every node,
+// each registered in YARN under a host of its own, and that the operator mapped each
+// node to the host YARN knows its NodeManager by (the topology the connector reads).
+// YARN names a NodeManager after the canonical name of the address it advertises: a
+// worker's /etc/hosts names its address, and on the first node the cluster DNS
+// answers the reverse lookup with a host-network pod's name, so the names are
+// whatever resolution gives, and the operator learns them from YARN.
+func expectNodeManagerPerNode(hc *v1alpha1.HadoopCluster) {
 	GinkgoHelper()
 	nodes := &corev1.NodeList{}
 	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
@@ -66,26 +72,35 @@ func expectNodeManagerPerNode() {
 	for _, n := range nodes.Items {
 		want = append(want, nodeAddress(n))
 	}
+	pods := &corev1.PodList{}
+	Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, hadoop.NodeManager)))).To(Succeed())
+	var hostIPs []string
+	for _, p := range pods.Items {
+		hostIPs = append(hostIPs, p.Status.HostIP)
+	}
+	Expect(hostIPs).To(ConsistOf(want), "a NodeManager pod on every node")
 	registered, err := yarnNodes()
 	Expect(err).NotTo(HaveOccurred())
-	var hosts []string
+	hosts := map[string]bool{}
 	for _, n := range registered {
 		host, _, err := net.SplitHostPort(n.ID)
 		Expect(err).NotTo(HaveOccurred(), "YARN node id %s", n.ID)
-		hosts = append(hosts, host)
+		hosts[host] = true
 	}
-	Expect(hosts).To(ConsistOf(want), "YARN's NodeManagers, by the host of their node id")
+	GinkgoWriter.Printf("YARN's NodeManagers: %v\n", slices.Sorted(maps.Keys(hosts)))
+	Expect(hosts).To(HaveLen(len(want)), "each NodeManager registered under a host of its own: %v", registered)
+	expectTopologyOfYARN(hc)
 }
 
 // localCluster runs the local cluster's launcher (cmd/local-cluster), which stops and
 // starts the workers.
-func localCluster(args ...string) string {
+func localCluster(args ...string) {
 	GinkgoHelper()
 	bin := os.Getenv("LOCAL_CLUSTER")
 	if bin == "" {
 		bin = filepath.Join(filepath.Dir(cephDir()), "bin", "local-cluster")
 	}
-	return mustRun(command(bin, args...))
+	runLogged(command(bin, args...))
 }
 
 // nodeReady is a node's Ready condition status.

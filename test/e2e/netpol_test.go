@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -27,7 +28,7 @@ const guardedCluster = "guarded"
 // OSDs pods on the pod network reach; it has a ResourceManager and no NodeManager,
 // which is all the ports need.
 func networkPolicySpecs() {
-	It("lets a declared RPC client reach the ResourceManager's RPC port and nothing else, and keeps other pods out", func() {
+	It("lets a declared RPC client on another node reach the ResourceManager's RPC port and nothing else, and keeps other pods out", func() {
 		hc := newClusterOn(guardedCluster, rookReplicatedBackend)
 		hc.Spec.Network = v1alpha1.NetworkSpec{}
 		hc.Spec.NodeManagers.Replicas = ptr.To[int32](0)
@@ -74,12 +75,18 @@ echo -n "${result# }" > /dev/termination-log
 `
 
 // probePod starts a pod on the pod network, with podLabels, that probes the
-// ResourceManager pod rm's RPC and web ports.
+// ResourceManager pod rm's RPC and web ports from another node: the policy is
+// enforced where the ResourceManager runs, on traffic that crossed the nodes' links.
 func probePod(name string, rm *corev1.Pod, podLabels map[string]string) *corev1.Pod {
 	GinkgoHelper()
+	nodes := &corev1.NodeList{}
+	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
+	other := slices.IndexFunc(nodes.Items, func(n corev1.Node) bool { return n.Name != rm.Spec.NodeName })
+	Expect(other).NotTo(BeNumerically("<", 0), "no node other than the ResourceManager's %s", rm.Spec.NodeName)
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: podLabels},
 		Spec: corev1.PodSpec{
+			NodeSelector:                  map[string]string{corev1.LabelHostname: nodes.Items[other].Labels[corev1.LabelHostname]},
 			RestartPolicy:                 corev1.RestartPolicyNever,
 			TerminationGracePeriodSeconds: ptr.To[int64](0),
 			Containers: []corev1.Container{{

@@ -29,15 +29,14 @@ import (
 // routes to on whichever node it runs, over HTTPS with the chart's default
 // metrics.secure.
 func operatorMetricsURL() (string, error) {
-	pods := &corev1.PodList{}
-	if err := k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace),
-		client.MatchingLabels{"app.kubernetes.io/instance": operatorRelease}); err != nil {
-		return "", err
-	}
-	if len(pods.Items) != 1 || pods.Items[0].Status.PodIP == "" {
-		return "", fmt.Errorf("want one operator pod with an address, found %d pods", len(pods.Items))
-	}
-	return "https://" + net.JoinHostPort(pods.Items[0].Status.PodIP, "8080") + "/metrics", nil
+	var url string
+	err := InterceptGomegaFailure(func() {
+		pods := operatorPods(Default)
+		Expect(pods).To(HaveLen(1))
+		Expect(pods[0].Status.PodIP).NotTo(BeEmpty())
+		url = "https://" + net.JoinHostPort(pods[0].Status.PodIP, "8080") + "/metrics"
+	})
+	return url, err
 }
 
 // The chart's dashboard of the operator, whose queries must find their metrics in the

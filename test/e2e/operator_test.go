@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -93,10 +94,17 @@ func operatorSpecs() {
 
 // operatorContainer is the status of the manager container of the operator's one pod.
 func operatorContainer(g Gomega) corev1.ContainerStatus {
+	pods := operatorPods(g)
+	g.Expect(pods).To(HaveLen(1))
+	g.Expect(pods[0].Status.ContainerStatuses).To(HaveLen(1))
+	return pods[0].Status.ContainerStatuses[0]
+}
+
+// operatorPods are the operator's pods that are not terminating: a pod of the
+// release's previous revision may take a while to go.
+func operatorPods(g Gomega) []corev1.Pod {
 	pods := &corev1.PodList{}
 	g.Expect(k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace),
 		client.MatchingLabels{"app.kubernetes.io/instance": operatorRelease})).To(Succeed())
-	g.Expect(pods.Items).To(HaveLen(1))
-	g.Expect(pods.Items[0].Status.ContainerStatuses).To(HaveLen(1))
-	return pods.Items[0].Status.ContainerStatuses[0]
+	return slices.DeleteFunc(pods.Items, func(p corev1.Pod) bool { return p.DeletionTimestamp != nil })
 }

@@ -210,9 +210,10 @@ func rookTeraSortSpecs() {
 	})
 
 	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under its node's address, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
-		Expect(k8sClient.Create(ctx, newSpreadCluster(rookECCluster, rookECBackend))).To(Succeed())
+		hc := newSpreadCluster(rookECCluster, rookECBackend)
+		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		waitForCluster(rookECCluster)
-		expectNodeManagerPerNode()
+		expectNodeManagerPerNode(hc)
 		before := poolStats(rookECPool)
 		run := newTeraSortOn(keptRookTeraSort, rookECCluster)
 		run.Spec.Cleanup = ptr.To(false)
