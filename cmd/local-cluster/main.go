@@ -8,7 +8,7 @@
 //	local-cluster start NODE         start a stopped worker again and wait until it is Ready
 //	local-cluster list               the workers: name, hostname label, address, pod range, state
 //	local-cluster node-run FILE      a node's first process, inside its namespaces (run by up)
-//	local-cluster render containerd|registry-hosts ...
+//	local-cluster render containerd|registry-hosts|dns ...
 //	                                 the first node's containerd.toml and hosts.toml (hack/cluster/up.sh)
 package main
 
@@ -192,7 +192,7 @@ func envOr(key, def string) string {
 // writes: the same code renders the workers' own.
 func render(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: local-cluster render containerd|registry-hosts [flags]")
+		return errors.New("usage: local-cluster render containerd|registry-hosts|dns [flags]")
 	}
 	fs := flag.NewFlagSet("render "+args[0], flag.ContinueOnError)
 	var p localcluster.ContainerdPaths
@@ -204,6 +204,7 @@ func render(args []string) error {
 	fs.StringVar(&p.CertsDir, "certs-dir", "", "containerd's hosts directory")
 	fs.StringVar(&s.PauseImage, "pause-image", s.PauseImage, "the sandbox image")
 	fs.StringVar(&s.Registry, "registry", "", "the cluster's registry (host:port)")
+	fs.IntVar(&s.Nodes, "nodes", 1, "dns: nodes in the cluster, the first included")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -222,8 +223,13 @@ func render(args []string) error {
 			return errors.New("render registry-hosts: --registry is required")
 		}
 		b = localcluster.RegistryHosts(s.Registry)
+	case "dns":
+		var l localcluster.Layout
+		if l, err = localcluster.NewLayout(s); err == nil {
+			b = localcluster.DNSTemplates(l)
+		}
 	default:
-		return fmt.Errorf("render: unknown file %q (containerd, registry-hosts)", args[0])
+		return fmt.Errorf("render: unknown file %q (containerd, registry-hosts, dns)", args[0])
 	}
 	if err != nil {
 		return err

@@ -83,6 +83,9 @@ CLUSTER_NODES_CIDR=10.118.0.0/16
 # kubelet with its own containerd and kube-proxy in network, mount, UTS, IPC and PID
 # namespaces of its own, run by cmd/local-cluster (docs/local-cluster.md).
 CLUSTER_NODES="${HCO_CLUSTER_NODES:-1}"
+# The workers' DNS domain (n2.hco.test ...), cmd/local-cluster's default, which the
+# cluster DNS answers for.
+CLUSTER_NODE_DOMAIN=hco.test
 # The cluster's image registry (the CNCF Distribution registry, hack/tools/registry.sh),
 # on the first node's address, which every node reaches; its storage outlives the
 # cluster, like the image stores. Every node's containerd pulls from it over plain

@@ -241,12 +241,18 @@ write_configs() {
 	# answered NXDOMAIN at once by the second block, where "no upstream server" (REFUSED)
 	# would make resolvers retry. The more specific zones of the first block take
 	# precedence. "pods insecure" answers <a-b-c-d>.<namespace>.pod names without
-	# watching pods, as kubeadm's default does.
+	# watching pods, as kubeadm's default does. The workers' names (n2.hco.test ...) and
+	# their reverse names come from template blocks that cmd/local-cluster renders, as a
+	# site's DNS names its machines: YARN's ResourceManager resolves each NodeManager's
+	# host, whichever node it registered from.
+	local nodes_dns
+	nodes_dns="$("$LOCAL_CLUSTER" render dns --nodes "$CLUSTER_NODES")"
 	write_file "$c/Corefile" <<-EOF && CONFIG_CHANGED[coredns]=1
-		$CLUSTER_DOMAIN:53 in-addr.arpa:53 {
+		$CLUSTER_DOMAIN:53 in-addr.arpa:53 $CLUSTER_NODE_DOMAIN:53 {
 		    bind ${DNS_ADDRESSES[*]}
 		    errors
 		    ready 127.0.0.1:$CLUSTER_DNS_READY_PORT
+		$nodes_dns
 		    kubernetes $CLUSTER_DOMAIN in-addr.arpa {
 		        kubeconfig $c/coredns.kubeconfig
 		        pods insecure

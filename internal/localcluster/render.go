@@ -88,6 +88,29 @@ func HostsFile(l Layout, n Node) []byte {
 	return []byte(b.String())
 }
 
+// DNSTemplates are CoreDNS template blocks that answer the workers' names (A) and
+// addresses (PTR), for the first node's Corefile (hack/cluster/up.sh): a site's DNS
+// names its machines, and YARN's ResourceManager resolves every NodeManager's host on
+// whichever node it runs. A name of the workers' domain that is no worker's is
+// NXDOMAIN; an address that is no worker's falls through to the kubernetes plugin.
+func DNSTemplates(l Layout) []byte {
+	var b strings.Builder
+	dots := func(s string) string { return strings.ReplaceAll(s, ".", "[.]") }
+	for _, w := range l.Workers {
+		fmt.Fprintf(&b, "template IN A %s {\n    match ^%s[.]$\n    answer \"{{ .Name }} 60 IN A %s\"\n    fallthrough\n}\n",
+			l.Settings.Domain, dots(w.Name), w.NodeIP)
+		// The name exists without other records (AAAA ...): NOERROR, not NXDOMAIN.
+		fmt.Fprintf(&b, "template ANY ANY %s {\n    match ^%s[.]$\n    rcode NOERROR\n    fallthrough\n}\n",
+			l.Settings.Domain, dots(w.Name))
+		o := w.NodeIP.As4()
+		reverse := fmt.Sprintf("%d.%d.%d.%d.in-addr.arpa", o[3], o[2], o[1], o[0])
+		fmt.Fprintf(&b, "template IN PTR in-addr.arpa {\n    match ^%s[.]$\n    answer \"{{ .Name }} 60 IN PTR %s.\"\n    fallthrough\n}\n",
+			dots(reverse), w.Name)
+	}
+	fmt.Fprintf(&b, "template ANY ANY %s {\n    rcode NXDOMAIN\n}\n", l.Settings.Domain)
+	return []byte(b.String())
+}
+
 // kubeletConfig: what differs from the first node's (hack/cluster/up.sh) is the
 // cgroup root, the reserved memory and the paths, which are the node's own through
 // its mount namespace (/var/lib/kubelet, /var/log/pods).

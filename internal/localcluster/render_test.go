@@ -309,3 +309,27 @@ func mustYAML(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// The cluster DNS answers each worker's name and address, and nothing else of the
+// workers' domain.
+func TestDNSTemplates(t *testing.T) {
+	s := DefaultSettings("/tmp/c", "/k8s")
+	s.Nodes = 3
+	l, err := NewLayout(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(DNSTemplates(l))
+	for _, want := range []string{
+		"match ^n2[.]hco[.]test[.]$\n    answer \"{{ .Name }} 60 IN A 10.118.1.2\"",
+		"match ^2[.]2[.]118[.]10[.]in-addr[.]arpa[.]$\n    answer \"{{ .Name }} 60 IN PTR n3.hco.test.\"",
+		"template ANY ANY hco.test {\n    rcode NXDOMAIN\n}\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("templates lack %q:\n%s", want, got)
+		}
+	}
+	if !strings.HasSuffix(got, "template ANY ANY hco.test {\n    rcode NXDOMAIN\n}\n") {
+		t.Errorf("the catch-all is not last, so it would answer the workers' names:\n%s", got)
+	}
+}

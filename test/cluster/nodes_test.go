@@ -109,7 +109,7 @@ var _ = Describe("Nodes", Ordered, func() {
 		}
 	})
 
-	It("serve kubectl logs and exec on every node, where a host-network pod resolves its node's name", func() {
+	It("serve kubectl logs and exec on every node, where a host-network pod resolves its node's name and every pod the workers' names", func() {
 		for _, n := range nodes {
 			out, err := kubectl("-n", namespace, "exec", n.web.Name, "--", "cat", "/proc/sys/kernel/hostname").CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "exec on %s: %s", n.name, out)
@@ -121,6 +121,15 @@ var _ = Describe("Nodes", Ordered, func() {
 			// /etc/hosts.
 			out, err = kubectl("-n", namespace, "exec", n.host.Name, "--", "grep", "-w", n.name, "/etc/hosts").CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "a host-network pod on %s finds its node's name in /etc/hosts: %s", n.name, out)
+			// The cluster DNS names the workers, as a site's DNS names its machines.
+			for _, to := range nodes {
+				if !strings.Contains(to.name, ".") {
+					continue // the first node keeps the host's own name, which no DNS here knows
+				}
+				out, err = kubectl("-n", namespace, "exec", n.web.Name, "--", "nslookup", to.name).CombinedOutput()
+				Expect(err).NotTo(HaveOccurred(), "a pod on %s resolves %s: %s", n.name, to.name, out)
+				Expect(string(out)).To(ContainSubstring(to.ip), "a pod on %s resolves %s to its address", n.name, to.name)
+			}
 			out, err = kubectl("-n", namespace, "logs", n.web.Name).CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "logs on %s: %s", n.name, out)
 			Expect(string(out)).To(ContainSubstring("serving " + n.name))

@@ -209,7 +209,7 @@ func rookTeraSortSpecs() {
 		deleteCluster(rookReplicatedCluster)
 	})
 
-	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under its node's address, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
+	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under a host of its own that the operator maps to its node, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
 		hc := newSpreadCluster(rookECCluster, rookECBackend)
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		waitForCluster(rookECCluster)
