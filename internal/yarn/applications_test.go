@@ -28,6 +28,7 @@ func TestDecodeApplications(t *testing.T) {
 			ID: "application_1795318800000_0002", Name: "TeraSort", State: "RUNNING", FinalStatus: "UNDEFINED",
 			Progress: 42.52, ApplicationTags: "sort-terasort-r1", StartedTime: 1795319765812,
 			User: "hadoop", Queue: "default", ElapsedTime: 61388, AllocatedMB: 14336, AllocatedVCores: 7, RunningContainers: 7,
+			AMHostHTTPAddress: "analytics-nodemanager-1.analytics-nodemanager.bench.svc:8042",
 		}}},
 		{"grep-sorting.json", []Application{
 			{
@@ -35,11 +36,13 @@ func TestDecodeApplications(t *testing.T) {
 				Progress: 100, ApplicationTags: "find-grep-r1", StartedTime: 1795319765812, FinishedTime: 1795319803517,
 				// A finished application's allocation is -1: it holds nothing.
 				User: "hadoop", Queue: "default", ElapsedTime: 37705, AllocatedMB: -1, AllocatedVCores: -1, RunningContainers: -1,
+				AMHostHTTPAddress: "analytics-nodemanager-0.analytics-nodemanager.bench.svc:8042",
 			},
 			{
 				ID: "application_1795318800000_0008", Name: "grep-sort", State: "RUNNING", FinalStatus: "UNDEFINED",
 				Progress: 30.1, ApplicationTags: "find-grep-r1", StartedTime: 1795319804302,
 				User: "hadoop", Queue: "default", ElapsedTime: 6215, AllocatedMB: 4096, AllocatedVCores: 2, RunningContainers: 2,
+				AMHostHTTPAddress: "analytics-nodemanager-2.analytics-nodemanager.bench.svc:8042",
 			},
 		}},
 	}
