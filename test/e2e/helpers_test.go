@@ -161,13 +161,15 @@ func (fs cephFS) activeMDS() string {
 		} `json:"mdsmap"`
 	}
 	Expect(json.Unmarshal([]byte(mustRun(fs.cli("fs", "status", fs.name, "-f", "json"))), &status)).To(Succeed())
+	active := ""
 	for _, mds := range status.MDSMap {
 		if mds.State == "active" {
-			return mds.Name
+			active = mds.Name
 		}
 	}
-	Fail("the file system has no active MDS")
-	return ""
+	// Through Gomega, so that a caller may retry while an MDS fails over.
+	Expect(active).NotTo(BeEmpty(), "the file system %s has no active MDS", fs.name)
+	return active
 }
 
 // mdsTell runs `ceph tell mds.<active> <args> -f json` and decodes its output into v.
