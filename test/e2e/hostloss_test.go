@@ -160,6 +160,9 @@ func hostLossSpecs() {
 		By("cutting the power of " + lostNode + ": every process of the node ends at once")
 		localCluster("stop", lostNode, "--kill")
 		killed := time.Now()
+		// A spec that fails before the node is started again leaves it running for the
+		// specs after it (a node already running is left as it is).
+		DeferCleanup(func() { localCluster("start", lostNode) })
 		// The node controller marks a node Unknown once its kubelet has not renewed its
 		// lease for the node monitor grace period (50 s by default).
 		Eventually(nodeReady(lostNode)).WithTimeout(2 * time.Minute).WithPolling(time.Second).Should(Equal(corev1.ConditionUnknown))
