@@ -33,8 +33,10 @@ func Filesystem(sb *v1alpha1.StorageBackend, namespace string) *cephv1.CephFiles
 
 // MutateFilesystem sets the fields of fs that sb decides and leaves every other field
 // as it is, so settings the API does not cover (MDS placement, pool parameters, ...)
-// can be tuned on the CephFilesystem directly. Data pools are matched by name so that
-// the fields of a pool the operator does not set survive too.
+// can be tuned on the CephFilesystem directly; the MDS daemons' spread over nodes is
+// set only where the CephFilesystem says nothing about it (spreadMetadataServers).
+// Data pools are matched by name so that the fields of a pool the operator does not
+// set survive too.
 func MutateFilesystem(fs *cephv1.CephFilesystem, sb *v1alpha1.StorageBackend) {
 	r := sb.Spec.CephFS.Rook
 	setLabels(fs, sb)
@@ -63,6 +65,7 @@ func MutateFilesystem(fs *cephv1.CephFilesystem, sb *v1alpha1.StorageBackend) {
 	// Unset means the API default, a hot standby.
 	mds.ActiveStandby = r.MetadataServer.ActiveStandby == nil || *r.MetadataServer.ActiveStandby
 	mds.Resources = *r.MetadataServer.Resources.DeepCopy()
+	spreadMetadataServers(&mds.Placement, fs.Name)
 }
 
 func replicatedSize(p *v1alpha1.ReplicatedPool) int32 {

@@ -50,7 +50,7 @@ func TestFilesystem(t *testing.T) {
 					},
 					PreservePoolsOnDelete:      true,
 					PreserveFilesystemOnDelete: true,
-					MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 2, ActiveStandby: false, Resources: mdsResources},
+					MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 2, ActiveStandby: false, Resources: mdsResources, Placement: spreadOver("hadoopfs")},
 				},
 			},
 		},
@@ -74,7 +74,7 @@ func TestFilesystem(t *testing.T) {
 					},
 					PreservePoolsOnDelete:      true,
 					PreserveFilesystemOnDelete: true,
-					MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true},
+					MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true, Placement: spreadOver("hadoopfs")},
 				},
 			},
 		},
@@ -93,7 +93,7 @@ func TestFilesystem(t *testing.T) {
 					DataPools: []cephv1.NamedPoolSpec{
 						{Name: "data", PoolSpec: replicatedPool(1, false, "host", "")},
 					},
-					MetadataServer: cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true},
+					MetadataServer: cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true, Placement: spreadOver("hadoopfs")},
 				},
 			},
 		},
@@ -111,6 +111,9 @@ func TestFilesystem(t *testing.T) {
 // Fields the API does not cover stay as a user or Rook set them, and fields it does
 // cover return to the spec.
 func TestMutateFilesystemKeepsFieldsItDoesNotDecide(t *testing.T) {
+	zoneSpread := cephv1.Placement{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{
+		MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule,
+	}}}
 	existing := &cephv1.CephFilesystem{
 		ObjectMeta: metav1.ObjectMeta{Name: "hadoopfs", Namespace: "rook-ceph", Labels: map[string]string{"team": "data"}},
 		Spec: cephv1.FilesystemSpec{
@@ -124,7 +127,7 @@ func TestMutateFilesystemKeepsFieldsItDoesNotDecide(t *testing.T) {
 					Parameters: map[string]string{"compression_mode": "aggressive"},
 				}},
 			},
-			MetadataServer: cephv1.MetadataServerSpec{ActiveCount: 4, PriorityClassName: "high"},
+			MetadataServer: cephv1.MetadataServerSpec{ActiveCount: 4, PriorityClassName: "high", Placement: zoneSpread},
 		},
 	}
 	MutateFilesystem(existing, rookBackend())
@@ -150,7 +153,7 @@ func TestMutateFilesystemKeepsFieldsItDoesNotDecide(t *testing.T) {
 			},
 			PreservePoolsOnDelete:      true,
 			PreserveFilesystemOnDelete: true,
-			MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true, PriorityClassName: "high"},
+			MetadataServer:             cephv1.MetadataServerSpec{ActiveCount: 1, ActiveStandby: true, PriorityClassName: "high", Placement: zoneSpread},
 		},
 	}
 	if diff := cmp.Diff(want, existing); diff != "" {

@@ -34,7 +34,7 @@ func aclSpecs() {
 
 		By("showing an application's times to its owner and the admins only")
 		started := func(user string) int64 {
-			data, err := resourceManagerGet("/ws/v1/cluster/apps/" + id + "?user.name=" + user)
+			data, err := resourceManagerGet(clusterName, "/ws/v1/cluster/apps/"+id+"?user.name="+user)
 			Expect(err).NotTo(HaveOccurred())
 			var app struct {
 				App struct {
@@ -63,7 +63,7 @@ func submitProbe(user string) (string, int, string) {
 func submitProbeTo(user, queue string) (string, int, string) {
 	GinkgoHelper()
 	c := http.Client{Timeout: 10 * time.Second}
-	rm, err := daemonURL(hadoop.ResourceManager, hadoop.PortRMWeb)
+	rm, err := daemonURL(clusterName, hadoop.ResourceManager, hadoop.PortRMWeb)
 	Expect(err).NotTo(HaveOccurred())
 	base := rm + "/ws/v1/cluster/apps"
 	resp, err := c.Post(base+"/new-application?user.name="+user, "application/json", nil)

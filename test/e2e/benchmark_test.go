@@ -28,7 +28,7 @@ func benchmarkSpecs() {
 	It("runs TeraGen, TeraSort and TeraValidate, with a clean validation and results in status, and the daemons' /prom shows the job", func() {
 		run := newTeraSort(keptTeraSort)
 		run.Spec.Cleanup = ptr.To(false)
-		prom := watchProm()
+		prom := watchProm(clusterName)
 		DeferCleanup(prom.stop)
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
 		run = waitForRun(keptTeraSort)
@@ -55,7 +55,7 @@ func benchmarkSpecs() {
 		for i, id := range sorted.HadoopJobs {
 			Expect(sorted.HistoryURLs[i]).To(HaveSuffix("/jobhistory/job/" + id))
 			Eventually(func(g Gomega) string {
-				body, err := jobHistoryGet("/ws/v1/history/mapreduce/jobs/" + id + "?user.name=hadoop")
+				body, err := jobHistoryGet(clusterName, "/ws/v1/history/mapreduce/jobs/"+id+"?user.name=hadoop")
 				g.Expect(err).NotTo(HaveOccurred())
 				var answer struct {
 					Job struct {

@@ -12,9 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -77,65 +75,6 @@ func clusterSpecs() {
 		Expect(k8sClient.Create(ctx, newCluster())).To(Succeed())
 		waitForCluster(clusterName)
 	})
-}
-
-// waitForCluster waits until the HadoopCluster is Ready with all its NodeManagers
-// running in YARN.
-func waitForCluster(name string) {
-	GinkgoHelper()
-	var replicas int
-	Eventually(func(g Gomega) {
-		hc := &v1alpha1.HadoopCluster{}
-		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, hc)).To(Succeed())
-		g.Expect(meta.IsStatusConditionTrue(hc.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "%+v", hc.Status.Conditions)
-		g.Expect(hc.Status.ReadyNodeManagers).To(Equal(*hc.Spec.NodeManagers.Replicas))
-		replicas = int(*hc.Spec.NodeManagers.Replicas)
-	}).WithTimeout(5 * time.Minute).Should(Succeed())
-	Eventually(func(g Gomega) {
-		nodes, err := yarnNodes()
-		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(nodes).To(HaveLen(replicas))
-		g.Expect(nodes).To(HaveEach(HaveField("State", "RUNNING")))
-	}).WithTimeout(2 * time.Minute).Should(Succeed())
-}
-
-// newCluster is the suite's HadoopCluster on the external Ceph.
-func newCluster() *v1alpha1.HadoopCluster {
-	return newClusterOn(clusterName, backendName)
-}
-
-// newClusterOn is a HadoopCluster on a StorageBackend, sized for a 2-core node: one
-// NodeManager with room for an ApplicationMaster and two tasks, a JobHistory server,
-// and one submitter beside the admins. Everything runs on the host network, as HPC
-// clusters run Hadoop, and the NodeManager advertises its node's address on the nodes'
-// network (dataInterface); the daemons' host ports keep one NodeManager to a node, and
-// the suite runs one such cluster at a time.
-func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
-	small := func(cpu, memory string) corev1.ResourceRequirements {
-		return corev1.ResourceRequirements{
-			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)},
-			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(memory)},
-		}
-	}
-	return &v1alpha1.HadoopCluster{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
-		Spec: v1alpha1.HadoopClusterSpec{
-			StorageBackendRef: v1alpha1.LocalObjectReference{Name: backend},
-			ImagePullPolicy:   corev1.PullNever,
-			ResourceManager:   v1alpha1.ResourceManagerSpec{Resources: small("100m", "1Gi")},
-			NodeManagers: v1alpha1.NodeManagerSpec{
-				Replicas:  ptr.To[int32](1),
-				Resources: small("500m", "6Gi"),
-				YARN:      &v1alpha1.YARNResources{VCores: ptr.To[int32](4)},
-			},
-			// It idles between jobs: a small CPU request leaves room for the stage pods
-			// beside two clusters on the node's two cores.
-			JobHistory: v1alpha1.JobHistorySpec{Resources: small("20m", "1Gi")},
-			Network:    v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: dataInterface},
-			// The benchmark stages submit as hadoop, which is always an admin.
-			Access: v1alpha1.AccessSpec{YARN: v1alpha1.YARNAccess{Submitters: &v1alpha1.ACLEntries{Users: []string{submitter}}}},
-		},
-	}
 }
 
 // cephDir is where hack/ceph keeps the local cluster's files.

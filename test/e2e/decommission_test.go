@@ -16,7 +16,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -25,34 +24,11 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
-// shrinkingCluster runs two NodeManagers on the pod network, which the host network's
-// fixed ports would not allow on one node.
-const shrinkingCluster = "rook-shrink"
-
 func decommissionSpecs() {
 	It("scales the NodeManagers from 2 to 1 in the middle of a TeraSort: YARN decommissions the leaving one, which finishes its containers first, and the run succeeds with no failed or killed task attempt", func() {
-		hc := newClusterOn(shrinkingCluster, rookReplicatedBackend)
-		hc.Spec.Network = v1alpha1.NetworkSpec{}
-		hc.Spec.NodeManagers.Replicas = ptr.To[int32](2)
-		hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{
-			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("250m"), corev1.ResourceMemory: resource.MustParse("4Gi")},
-			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
-		}
-		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{VCores: ptr.To[int32](2)}
-		// This cluster runs beside the erasure-coded one; its specs read YARN, not the
-		// JobHistory server, whose CPU request the stage pods need here.
-		hc.Spec.JobHistory = v1alpha1.JobHistorySpec{Enabled: ptr.To(false)}
-		// The suite reads YARN from the host, through the ResourceManager's Service.
-		// The cluster's NetworkPolicies admit the host only on the ResourceManager's own
-		// node (kube-router lets a node reach its own pods), so it stays on the first
-		// node; the operator, on the pod network, passes through their operator rule
-		// wherever the pods run, NodeManagers on other nodes included.
-		hc.Spec.ResourceManager.PodOverrides.NodeSelector = v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
-		// With two NodeManagers MapReduce speculates, and kills the attempt that loses
-		// the race. Without speculation, a killed attempt is one a lost container
-		// caused, which is what these specs look for.
-		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.map.speculative": "false", "mapreduce.reduce.speculative": "false"}
-		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		hc := &v1alpha1.HadoopCluster{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
+		Expect(hc.Spec.NodeManagers.Replicas).To(HaveValue(BeEquivalentTo(2)))
 		// Both NodeManagers registered: the ResourceManager reached them by the names
 		// they advertise, through the cluster DNS.
 		Eventually(func(g Gomega) {
@@ -73,7 +49,7 @@ func decommissionSpecs() {
 		}
 
 		const name = "terasort-scale-down"
-		Expect(k8sClient.Create(ctx, newTeraSortOn(name, shrinkingCluster))).To(Succeed())
+		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookReplicatedCluster))).To(Succeed())
 
 		By("waiting for the sort's containers on " + leavingPod.Name)
 		var leavingID string
@@ -139,7 +115,7 @@ func decommissionSpecs() {
 
 	It("rolls a configuration change through the NodeManagers one at a time during a TeraSort, each decommissioned before its pod is replaced, and the ResourceManager last; the run succeeds with no failed or killed task attempt", func() {
 		hc := &v1alpha1.HadoopCluster{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: shrinkingCluster}, hc)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
 		hc.Spec.NodeManagers.Replicas = ptr.To[int32](2)
 		Expect(k8sClient.Update(ctx, hc)).To(Succeed())
 		uids := func() map[string]string {
@@ -174,7 +150,7 @@ func decommissionSpecs() {
 		Expect(before).To(HaveLen(3))
 
 		const name = "terasort-rolling"
-		Expect(k8sClient.Create(ctx, newTeraSortOn(name, shrinkingCluster))).To(Succeed())
+		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookReplicatedCluster))).To(Succeed())
 		Eventually(func(g Gomega) {
 			run := &v1alpha1.BenchmarkRun{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, run)).To(Succeed())
@@ -222,7 +198,6 @@ func decommissionSpecs() {
 		Expect(replacedAt[nmPods[1]]).To(BeNumerically("<", replacedAt[nmPods[0]]), "the highest ordinal first")
 
 		expectNoLostAttempts(waitForRun(name))
-		deleteCluster(shrinkingCluster)
 	})
 }
 

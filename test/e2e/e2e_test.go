@@ -6,16 +6,17 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// One ordered story on one cluster, as a user would live it: install, refuse bad
-// input, run Hadoop on an external Ceph, check who may submit to it, upgrade the
-// operator under it, change its queues, benchmark it, compare it with an HDFS that
-// runs beside it, break a node, delete the cluster; then install Rook, let it make
-// CephFS for Hadoop, replicated and erasure-coded, keep undeclared pods away from a
-// cluster on the pod network, run Hadoop on each, break an OSD, then a whole node,
-// delete what Rook made. A spec that fails skips the rest, whose premises it was. The labels external
-// and rook select a storage path; the operator's and the admission specs carry
-// neither and belong to both. The HDFS comparison, labelled hdfs too, needs the
-// external path's cluster.
+// One ordered story, as a user would live it: install, refuse bad input, run Hadoop on
+// an external Ceph, check who may submit to it, upgrade the operator under it, change
+// its queues, benchmark it, compare it with an HDFS that runs beside it, break a node,
+// delete the cluster; then install Rook, let it make CephFS for Hadoop, replicated and
+// erasure-coded, start a cluster on each (the replicated one's on the pod network,
+// where undeclared pods are kept away), sort on both, break an OSD, then a whole
+// node, shrink and roll the replicated one's NodeManagers, delete what Rook made.
+// Each storage path's specs share its clusters (clusters_test.go). A spec that fails
+// skips the rest, whose premises it was. The labels external and rook select a
+// storage path; the operator's and the admission specs carry neither and belong to
+// both. The HDFS comparison, labelled hdfs too, needs the external path's cluster.
 var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("the operator installed by Helm", operatorSpecs)
 	Context("admission", admissionSpecs)

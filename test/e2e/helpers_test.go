@@ -151,8 +151,9 @@ var localFS = cephFS{cli: cephCLI, name: "cephfs"}
 // rookFS is a file system of the local Rook.
 func rookFS(name string) cephFS { return cephFS{cli: rookCeph, name: name} }
 
-// activeMDS is the name of the file system's active MDS.
-func (fs cephFS) activeMDS() string {
+// mdsStates is the state of each MDS daemon of the file system (active,
+// standby-replay, ...), by daemon name.
+func (fs cephFS) mdsStates() map[string]string {
 	GinkgoHelper()
 	var status struct {
 		MDSMap []struct {
@@ -161,10 +162,20 @@ func (fs cephFS) activeMDS() string {
 		} `json:"mdsmap"`
 	}
 	Expect(json.Unmarshal([]byte(mustRun(fs.cli("fs", "status", fs.name, "-f", "json"))), &status)).To(Succeed())
-	active := ""
+	states := map[string]string{}
 	for _, mds := range status.MDSMap {
-		if mds.State == "active" {
-			active = mds.Name
+		states[mds.Name] = mds.State
+	}
+	return states
+}
+
+// activeMDS is the name of the file system's active MDS.
+func (fs cephFS) activeMDS() string {
+	GinkgoHelper()
+	active := ""
+	for name, state := range fs.mdsStates() {
+		if state == "active" {
+			active = name
 		}
 	}
 	// Through Gomega, so that a caller may retry while an MDS fails over.
@@ -231,35 +242,36 @@ func (fs cephFS) sessionsOfPodUID(uid types.UID) []int64 {
 	return ids
 }
 
-// resourceManagerGet reads the ResourceManager's REST API. The suite's clusters run
-// on the host network, so the daemon listens on its node's address, which the host
-// running the suite routes to whichever node that is.
-func resourceManagerGet(path string) ([]byte, error) {
-	base, err := daemonURL(hadoop.ResourceManager, hadoop.PortRMWeb)
+// resourceManagerGet reads the REST API of the cluster's ResourceManager, at its
+// pod's address: the node's on the host network, which the host running the suite
+// routes to whichever node that is, or the pod's, which the host reaches where the
+// cluster's NetworkPolicies let it (the ResourceManager's own node).
+func resourceManagerGet(cluster, path string) ([]byte, error) {
+	base, err := daemonURL(cluster, hadoop.ResourceManager, hadoop.PortRMWeb)
 	if err != nil {
 		return nil, err
 	}
 	return hostGet(base + path)
 }
 
-// jobHistoryGet reads the JobHistory server's REST API, on its node's address too.
-func jobHistoryGet(path string) ([]byte, error) {
-	base, err := daemonURL(hadoop.JobHistory, hadoop.PortJHWeb)
+// jobHistoryGet reads the REST API of the cluster's JobHistory server, the same way.
+func jobHistoryGet(cluster, path string) ([]byte, error) {
+	base, err := daemonURL(cluster, hadoop.JobHistory, hadoop.PortJHWeb)
 	if err != nil {
 		return nil, err
 	}
 	return hostGet(base + path)
 }
 
-// daemonURL is http://<address>:<port> of the one running pod of a role in the suite's
-// namespace: the suite runs one host-network cluster at a time.
-func daemonURL(c hadoop.Component, port int) (string, error) {
-	ips, err := runningPodIPs(client.MatchingLabels{hadoop.LabelName: hadoop.AppName, hadoop.LabelComponent: string(c)})
+// daemonURL is http://<address>:<port> of the one running pod of a role of the
+// suite's HadoopCluster called cluster.
+func daemonURL(cluster string, c hadoop.Component, port int) (string, error) {
+	ips, err := runningPodIPs(client.MatchingLabels{hadoop.LabelName: hadoop.AppName, hadoop.LabelInstance: cluster, hadoop.LabelComponent: string(c)})
 	if err != nil {
 		return "", err
 	}
 	if len(ips) != 1 {
-		return "", fmt.Errorf("want one running %s in namespace %s, found %d", c, namespace, len(ips))
+		return "", fmt.Errorf("want one running %s of %s in namespace %s, found %d", c, cluster, namespace, len(ips))
 	}
 	return fmt.Sprintf("http://%s:%d", ips[0], port), nil
 }
@@ -305,8 +317,8 @@ type yarnNode struct {
 	State string `json:"state"`
 }
 
-func yarnNodes() ([]yarnNode, error) {
-	body, err := resourceManagerGet("/ws/v1/cluster/nodes")
+func yarnNodes(cluster string) ([]yarnNode, error) {
+	body, err := resourceManagerGet(cluster, "/ws/v1/cluster/nodes")
 	if err != nil {
 		return nil, err
 	}
@@ -322,8 +334,8 @@ func yarnNodes() ([]yarnNode, error) {
 }
 
 // runningYARNApps lists the running applications, read as the operator reads them.
-func runningYARNApps() ([]yarn.Application, error) {
-	body, err := resourceManagerGet("/ws/v1/cluster/apps?states=RUNNING")
+func runningYARNApps(cluster string) ([]yarn.Application, error) {
+	body, err := resourceManagerGet(cluster, "/ws/v1/cluster/apps?states=RUNNING")
 	if err != nil {
 		return nil, err
 	}

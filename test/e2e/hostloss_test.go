@@ -8,45 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
-
-// newSpreadCluster is newClusterOn with a NodeManager on every node: their host ports
-// keep them one to a node, and each advertises its node's address on the nodes'
-// link. The ResourceManager and the JobHistory server stay on the first node, which
-// runs the control plane and is never the one the suite takes down.
-func newSpreadCluster(name, backend string) *v1alpha1.HadoopCluster {
-	GinkgoHelper()
-	hc := newClusterOn(name, backend)
-	hc.Spec.NodeManagers.Replicas = ptr.To[int32](suiteNodes)
-	first := v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
-	hc.Spec.ResourceManager.PodOverrides.NodeSelector = first
-	hc.Spec.JobHistory.PodOverrides.NodeSelector = first
-	return hc
-}
-
-// firstNode is the node that runs the control plane: the one whose name is the
-// host's.
-func firstNode() corev1.Node {
-	GinkgoHelper()
-	host, err := os.Hostname()
-	Expect(err).NotTo(HaveOccurred())
-	node := corev1.Node{}
-	Expect(k8sClient.Get(ctx, client.ObjectKey{Name: strings.ToLower(host)}, &node)).To(Succeed())
-	return node
-}
 
 // nodeAddress is a node's InternalIP.
 func nodeAddress(n corev1.Node) string {
@@ -80,7 +53,7 @@ func expectNodeManagerPerNode(hc *v1alpha1.HadoopCluster) {
 		hostIPs = append(hostIPs, p.Status.HostIP)
 	}
 	Expect(hostIPs).To(ConsistOf(want), "a NodeManager pod on every node")
-	registered, err := yarnNodes()
+	registered, err := yarnNodes(hc.Name)
 	Expect(err).NotTo(HaveOccurred())
 	hosts := map[string]bool{}
 	for _, n := range registered {
@@ -123,12 +96,12 @@ func hostLossSpecs() {
 		const name = "terasort-host-loss"
 		hc := newSpreadCluster(rookECCluster, rookECBackend)
 		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookECCluster))).To(Succeed())
-		waitForSortOnYARN(name)
+		waitForSortOnYARN(name, rookECCluster)
 
 		By("choosing a worker whose NodeManager does not run the job's ApplicationMaster")
 		// As hadoop, an admin: YARN hides the ApplicationMaster's host from users its
 		// ACLs do not let view the application.
-		body, err := resourceManagerGet("/ws/v1/cluster/apps?states=RUNNING&user.name=hadoop")
+		body, err := resourceManagerGet(rookECCluster, "/ws/v1/cluster/apps?states=RUNNING&user.name=hadoop")
 		Expect(err).NotTo(HaveOccurred())
 		apps, err := yarn.DecodeApplications(body)
 		Expect(err).NotTo(HaveOccurred())

@@ -31,8 +31,9 @@ const yarnDashboard = "../../charts/hadoop-ceph-operator/files/dashboards/yarn.j
 // while a job runs, keeping the last scrapes and the largest values of the figures the
 // spec checks.
 type promWatch struct {
-	cancel context.CancelFunc
-	done   chan struct{}
+	cluster string
+	cancel  context.CancelFunc
+	done    chan struct{}
 
 	mu              sync.Mutex
 	resourceManager string
@@ -43,9 +44,9 @@ type promWatch struct {
 	lastErr         error
 }
 
-func watchProm() *promWatch {
+func watchProm(cluster string) *promWatch {
 	c, cancel := context.WithCancel(ctx)
-	w := &promWatch{cancel: cancel, done: make(chan struct{})}
+	w := &promWatch{cluster: cluster, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
 		t := time.NewTicker(2 * time.Second)
@@ -63,8 +64,8 @@ func watchProm() *promWatch {
 }
 
 func (w *promWatch) scrape() {
-	rm, rmErr := daemonProm(hadoop.ResourceManager, hadoop.PortRMWeb)
-	nm, nmErr := daemonProm(hadoop.NodeManager, hadoop.PortNMWeb)
+	rm, rmErr := daemonProm(w.cluster, hadoop.ResourceManager, hadoop.PortRMWeb)
+	nm, nmErr := daemonProm(w.cluster, hadoop.NodeManager, hadoop.PortNMWeb)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, err := range []error{rmErr, nmErr} {
@@ -94,9 +95,9 @@ func (w *promWatch) stop() {
 	<-w.done
 }
 
-// daemonProm scrapes the one running daemon of a role.
-func daemonProm(c hadoop.Component, port int) (string, error) {
-	base, err := daemonURL(c, port)
+// daemonProm scrapes the one running daemon of a role of cluster.
+func daemonProm(cluster string, c hadoop.Component, port int) (string, error) {
+	base, err := daemonURL(cluster, c, port)
 	if err != nil {
 		return "", err
 	}

@@ -14,35 +14,30 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-// guardedCluster runs on the pod network, where NetworkPolicies apply: the suite's
-// other clusters use the host's network, which no policy governs.
-const guardedCluster = "guarded"
+// rpcClientLabel declares a pod an RPC client of the replicated backend's cluster
+// (newReplicatedCluster), whose spec.access.clients.rpc selects it.
+const rpcClientLabel = "e2e-client"
 
 // networkPolicySpecs prove that the operator's NetworkPolicies hold where a network
 // plugin enforces them: the local cluster runs kube-router's policy controller
-// (hack/cluster/netpol.sh). The cluster is on the Rook backend, whose monitors and
-// OSDs pods on the pod network reach; it has a ResourceManager and no NodeManager,
-// which is all the ports need.
+// (hack/cluster/netpol.sh). They start the replicated backend's cluster, on the pod
+// network, which the specs after them share; the ResourceManager is all the probes
+// need.
 func networkPolicySpecs() {
 	It("lets a declared RPC client on another node reach the ResourceManager's RPC port and nothing else, and keeps other pods out", func() {
-		hc := newClusterOn(guardedCluster, rookReplicatedBackend)
-		hc.Spec.Network = v1alpha1.NetworkSpec{}
-		hc.Spec.NodeManagers.Replicas = ptr.To[int32](0)
-		hc.Spec.Access.Clients.RPC = []v1alpha1.NetworkPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"e2e-client": "rpc"}}}}
-		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
+		Expect(k8sClient.Create(ctx, newReplicatedCluster())).To(Succeed())
 
 		rm := &corev1.Pod{}
 		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: guardedCluster + "-resourcemanager-0"}, rm)).To(Succeed())
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster + "-resourcemanager-0"}, rm)).To(Succeed())
 			g.Expect(rm.Spec.HostNetwork).To(BeFalse())
 			g.Expect(podReady(rm)).To(BeTrue(), "the ResourceManager is not ready: %+v", rm.Status.Conditions)
 		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
 
-		client := probePod("rpc-client", rm, map[string]string{"e2e-client": "rpc"})
+		client := probePod("rpc-client", rm, map[string]string{rpcClientLabel: "rpc"})
 		stranger := probePod("stranger", rm, nil)
 		Expect(probeResult(client)).To(Equal(fmt.Sprintf("rpc:%d=open web:%d=closed", hadoop.PortRMClient, hadoop.PortRMWeb)),
 			"a declared RPC client reaches the RPC port, not the web port")
@@ -52,26 +47,25 @@ func networkPolicySpecs() {
 		for _, pod := range []*corev1.Pod{client, stranger} {
 			Expect(k8sClient.Delete(ctx, pod)).To(Succeed())
 		}
-		deleteCluster(guardedCluster)
 	})
 }
 
-// probeCommand tries each port: "open" once a connection is made within 30 tries
-// (a new pod's address reaches the policy controller's sets a moment after it
-// starts), "closed" when none is. A dropped packet looks like a timeout, so each try
-// waits 2 seconds.
+// probeCommand tries both ports at once: "open" once a connection is made within
+// TRIES tries (a new pod's address reaches the policy controller's sets a moment after
+// it starts), "closed" when none is. A dropped packet looks like a timeout, so each try
+// waits 2 seconds, and the two ports are tried side by side so that a pod that may
+// reach neither waits for one port's tries, not both.
 const probeCommand = `
-result=""
-for port in $RPC_PORT $WEB_PORT; do
+probe() {
   state=closed
   for i in $(seq 1 $TRIES); do
-    if timeout 2 bash -c "exec 3<>/dev/tcp/$TARGET/$port" 2>/dev/null; then state=open; break; fi
+    if timeout 2 bash -c "exec 3<>/dev/tcp/$TARGET/$1" 2>/dev/null; then state=open; break; fi
     sleep 1
   done
-  [ "$port" = "$RPC_PORT" ] && name=rpc || name=web
-  result="$result $name:$port=$state"
-done
-echo -n "${result# }" > /dev/termination-log
+  echo -n "$state" > /tmp/port-$1
+}
+probe $RPC_PORT & probe $WEB_PORT & wait
+echo -n "rpc:$RPC_PORT=$(cat /tmp/port-$RPC_PORT) web:$WEB_PORT=$(cat /tmp/port-$WEB_PORT)" > /dev/termination-log
 `
 
 // probePod starts a pod on the pod network, with podLabels, that probes the

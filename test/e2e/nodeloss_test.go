@@ -40,7 +40,7 @@ func nodeLossSpecs() {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "terasort-node-loss"}, run)).To(Succeed())
 			g.Expect(run.Status.Progress).NotTo(BeNil())
 			g.Expect(run.Status.Progress.Stage).To(Equal(v1alpha1.StageTeraSort))
-			apps, err := runningYARNApps()
+			apps, err := runningYARNApps(clusterName)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(apps).NotTo(BeEmpty())
 		}).WithTimeout(runTimeout).Should(Succeed())

@@ -31,7 +31,7 @@ func queueSpecs() {
 		By("submitting to it, as a submitter")
 		id, status, body := submitProbeTo(submitter, "batch")
 		Expect(status).To(Equal(http.StatusAccepted), "%s", body)
-		data, err := resourceManagerGet("/ws/v1/cluster/apps/" + id + "?user.name=hadoop")
+		data, err := resourceManagerGet(clusterName, "/ws/v1/cluster/apps/"+id+"?user.name=hadoop")
 		Expect(err).NotTo(HaveOccurred())
 		var app struct {
 			App struct {
@@ -70,7 +70,7 @@ func setQueues(queues []v1alpha1.Queue) {
 
 // yarnQueues are the ResourceManager's queues under root and their states.
 func yarnQueues(g Gomega) map[string]string {
-	data, err := resourceManagerGet("/ws/v1/cluster/scheduler")
+	data, err := resourceManagerGet(clusterName, "/ws/v1/cluster/scheduler")
 	g.Expect(err).NotTo(HaveOccurred())
 	var out struct {
 		Scheduler struct {

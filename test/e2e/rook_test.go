@@ -4,10 +4,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,11 +152,24 @@ func rookBackendSpecs() {
 	})
 
 	It("makes an erasure-coded 2+1 CephFS with Hadoop's root laid out on the EC pool, 1.5x raw overhead in status, and a client config from Rook's monitors and key", func() {
-		sb := newRookBackend(rookECBackend, rookECFS, func(r *v1alpha1.RookCephFS) {
-			r.DataPool = v1alpha1.DataPool{ErasureCoded: &v1alpha1.ErasureCodedPool{DataChunks: 2, CodingChunks: 1}}
-		})
+		sb := newRookBackend(rookECBackend, rookECFS, withECPool)
 		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
 		got := waitForBackend(rookECBackend)
+
+		By("finding the active MDS and its standby-replay on different nodes")
+		Eventually(func(g Gomega) {
+			states := rookFS(rookECFS).mdsStates()
+			g.Expect(states).To(HaveLen(2))
+			g.Expect(slices.Sorted(maps.Values(states))).To(Equal([]string{"active", "standby-replay"}))
+			nodes := rookMDSNodes(g, rookECFS)
+			g.Expect(nodes).To(HaveLen(2))
+			var onNodes []string
+			for name := range states {
+				g.Expect(nodes).To(HaveKey(name))
+				onNodes = append(onNodes, nodes[name])
+			}
+			g.Expect(onNodes[0]).NotTo(Equal(onNodes[1]), "MDS daemons %v", nodes)
+		}).WithTimeout(3 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
 
 		Expect(got.Status.RawOverhead).To(Equal("1.5"))
 		Expect(got.Status.DataPools).To(ContainElement(v1alpha1.DataPoolStatus{
@@ -200,13 +215,10 @@ func rookBackendSpecs() {
 }
 
 func rookTeraSortSpecs() {
-	It("runs a TeraSort on a HadoopCluster on the replicated backend", func() {
-		Expect(k8sClient.Create(ctx, newClusterOn(rookReplicatedCluster, rookReplicatedBackend))).To(Succeed())
+	It("runs a TeraSort on a HadoopCluster on the replicated backend, with two NodeManagers on the pod network", func() {
 		waitForCluster(rookReplicatedCluster)
 		Expect(k8sClient.Create(ctx, newTeraSortOn("terasort-rook-replicated", rookReplicatedCluster))).To(Succeed())
 		rookTeraGenChecksum = cleanTeraSort(waitForRun("terasort-rook-replicated"))
-		// The next cluster takes the node's Hadoop ports.
-		deleteCluster(rookReplicatedCluster)
 	})
 
 	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under a host of its own that the operator maps to its node, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
@@ -237,7 +249,7 @@ func osdLossSpecs() {
 	It("finishes a TeraSort on the EC 2+1 pool after an OSD pod is deleted mid-sort: TeraValidate is clean, the OSD comes back, and how long the pool stayed degraded is recorded", func() {
 		const name = "terasort-osd-loss"
 		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookECCluster))).To(Succeed())
-		waitForSortOnYARN(name)
+		waitForSortOnYARN(name, rookECCluster)
 
 		pods := &corev1.PodList{}
 		Expect(k8sClient.List(ctx, pods, client.InNamespace(rookNamespace), client.MatchingLabels{"app": "rook-ceph-osd", "ceph-osd-id": "1"})).To(Succeed())
@@ -302,6 +314,9 @@ func rookDeletionSpecs() {
 	})
 
 	It("deletes what docs/storage.md lists, and only that, when a StorageBackend with preserveOnDelete false is deleted", func() {
+		// A backend in use is not deleted; the cluster the specs before shared goes
+		// first.
+		deleteCluster(rookReplicatedCluster)
 		sb := newRookBackend(rookReplicatedBackend, rookReplicatedFS)
 		clientName := rook.ClientName(sb)
 		poolsBefore := cephPools()
@@ -340,9 +355,32 @@ func rookDeletionSpecs() {
 	})
 }
 
+// withECPool makes a backend's data pool erasure-coded 2+1, with a hot standby MDS:
+// the suite's node-loss spec runs on it, and the operator spreads the file system's
+// MDS daemons over the nodes.
+func withECPool(r *v1alpha1.RookCephFS) {
+	r.DataPool = v1alpha1.DataPool{ErasureCoded: &v1alpha1.ErasureCodedPool{DataChunks: 2, CodingChunks: 1}}
+	r.MetadataServer.ActiveStandby = ptr.To(true)
+}
+
+// rookMDSNodes is the node of each running MDS pod of the Rook file system fs, by MDS
+// daemon name (Rook's ceph_daemon_id label).
+func rookMDSNodes(g Gomega, fs string) map[string]string {
+	pods := &corev1.PodList{}
+	g.Expect(k8sClient.List(ctx, pods, client.InNamespace(rookNamespace),
+		client.MatchingLabels{"app": "rook-ceph-mds", "rook_file_system": fs})).To(Succeed())
+	nodes := map[string]string{}
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp.IsZero() && p.Status.Phase == corev1.PodRunning {
+			nodes[p.Labels["ceph_daemon_id"]] = p.Spec.NodeName
+		}
+	}
+	return nodes
+}
+
 // newRookBackend is a Rook-mode StorageBackend for the local Rook: every pool's
 // failure domain is the host (one OSD per node), the metadata pool keeps three copies,
-// and the MDS runs without a hot standby, which would only take memory here.
+// and the MDS runs without a hot standby (withECPool adds one).
 func newRookBackend(name, filesystem string, mutate ...func(*v1alpha1.RookCephFS)) *v1alpha1.StorageBackend {
 	spec := &v1alpha1.RookCephFS{
 		Namespace:      rookNamespace,
@@ -421,15 +459,15 @@ func cleanTeraSort(run *v1alpha1.BenchmarkRun) string {
 }
 
 // waitForSortOnYARN waits until the run's TeraSort stage has its MapReduce job
-// running on YARN.
-func waitForSortOnYARN(name string) {
+// running on the YARN of cluster.
+func waitForSortOnYARN(name, cluster string) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
 		run := &v1alpha1.BenchmarkRun{}
 		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, run)).To(Succeed())
 		g.Expect(run.Status.Progress).NotTo(BeNil())
 		g.Expect(run.Status.Progress.Stage).To(Equal(v1alpha1.StageTeraSort))
-		apps, err := runningYARNApps()
+		apps, err := runningYARNApps(cluster)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(apps).NotTo(BeEmpty())
 	}).WithTimeout(runTimeout).Should(Succeed())
