@@ -14,6 +14,14 @@ export HCO_CACHE
 include hack/tools/versions.env
 include hack/images/images.env
 
+# Go itself comes from the Go module proxy (hack/tools/go.sh, GO_VERSION), ahead of any
+# go already on PATH, so that every recipe and script builds with the pinned one.
+GO_BIN := $(shell hack/tools/go.sh)
+ifeq ($(GO_BIN),)
+$(error hack/tools/go.sh could not provide Go $(GO_VERSION); its message above says why)
+endif
+export PATH := $(GO_BIN):$(PATH)
+
 BIN := $(HCO_CACHE)/bin
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 GINKGO := $(BIN)/ginkgo-$(GINKGO_VERSION)

@@ -43,6 +43,20 @@ require_root() {
 	[[ $EUID -eq 0 ]] || die "must run as root: the kubelet and containerd create mounts, cgroups and network interfaces"
 }
 
+# warn_untested_host says so when the host is not the kind the local cluster has run
+# on: cgroup v1 with no systemd as PID 1. The kubelets use the cgroupfs driver with a
+# cgroup root per node in every v1 hierarchy; under cgroup v2 and systemd (a stock
+# Debian 12) that layout has not run, and the docs say what would change
+# (docs/local-cluster.md, "The host").
+warn_untested_host() {
+	local cgroups=v1 init
+	[[ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" == cgroup2fs ]] && cgroups=v2
+	init="$(ps -p 1 -o comm= 2>/dev/null || echo unknown)"
+	if [[ "$cgroups" == v2 || "$init" == systemd ]]; then
+		log "warning: this host has cgroup $cgroups and runs $init as PID 1; the local cluster has run only on cgroup v1 without systemd (docs/local-cluster.md, \"The host\")"
+	fi
+}
+
 # shellcheck source=../debs.sh
 source "$CLUSTER_SCRIPTS_DIR/../debs.sh"
 

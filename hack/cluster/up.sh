@@ -712,6 +712,7 @@ case "${1:-}" in
 esac
 
 require_root
+warn_untested_host
 take_cluster_lock
 started_at=$SECONDS
 

@@ -82,6 +82,12 @@ require_cmd() {
 # GOCACHE and GOMODCACHE stay at the user's defaults so work is shared with
 # the project's own builds.
 setup_go_env() {
+	local gobin
+	gobin="$("${HCO_TOOLS_DIR}/go.sh")"
+	case ":${PATH}:" in
+	*":${gobin}:"*) ;;
+	*) export PATH="${gobin}:${PATH}" ;;
+	esac
 	require_cmd go flock
 	export CGO_ENABLED=0
 	export GOTOOLCHAIN="${HCO_GOTOOLCHAIN:-local}"
