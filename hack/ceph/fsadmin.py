@@ -12,6 +12,9 @@ second would leave a mount behind a failed run).
   fsadmin.py exists PATH    exits 0 when PATH exists, 1 when it does not
   fsadmin.py du PATH        prints the bytes and files under PATH (recursive stats)
   fsadmin.py ls PATH        prints the names in directory PATH, one a line
+  fsadmin.py stat PATH      prints PATH's inode number (hexadecimal, as RADOS names a
+                           file's objects <inode>.<object number>) and size in bytes
+  fsadmin.py cat PATH       copies file PATH to standard output
   fsadmin.py put FILE       creates FILE (its directory must exist) holding one line
   fsadmin.py touch DIR      creates a file in DIR and removes it: a change to DIR that
                            the MDS grants only after every other client has handed
@@ -85,6 +88,28 @@ def ls(fs, path):
     return 0
 
 
+def stat(fs, path):
+    st = fs.stat(path)
+    print(f"{st.st_ino:x} {st.st_size}")
+    return 0
+
+
+def cat(fs, path):
+    fd = fs.open(path, os.O_RDONLY, 0)
+    try:
+        offset = 0
+        while True:
+            chunk = fs.read(fd, offset, 1 << 20)
+            if not chunk:
+                break
+            sys.stdout.buffer.write(chunk)
+            offset += len(chunk)
+    finally:
+        fs.close(fd)
+    sys.stdout.buffer.flush()
+    return 0
+
+
 def put(fs, path):
     fd = fs.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o644)
     try:
@@ -102,7 +127,9 @@ def touch(fs, path):
     return 0
 
 
-COMMANDS = {"mkdir": mkdir, "exists": exists, "du": du, "ls": ls, "put": put, "touch": touch}
+COMMANDS = {
+    "mkdir": mkdir, "exists": exists, "du": du, "ls": ls, "stat": stat, "cat": cat, "put": put, "touch": touch,
+}
 
 
 def main(argv):

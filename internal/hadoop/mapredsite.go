@@ -62,9 +62,9 @@ func MapredSite(in Input) map[string]string {
 		"yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms": strconv.Itoa(heartbeatIntervalMs),
 		"mapreduce.client.progressmonitor.pollinterval":         strconv.Itoa(heartbeatIntervalMs),
 
-		"yarn.app.mapreduce.am.staging-dir":          systemDir(hc) + "/staging",
-		"mapreduce.jobhistory.intermediate-done-dir": systemDir(hc) + "/history/done_intermediate",
-		"mapreduce.jobhistory.done-dir":              systemDir(hc) + "/history/done",
+		"yarn.app.mapreduce.am.staging-dir":          SystemDir(hc) + "/staging",
+		"mapreduce.jobhistory.intermediate-done-dir": HistoryIntermediateDir(hc),
+		"mapreduce.jobhistory.done-dir":              SystemDir(hc) + "/history/done",
 
 		KeyAMClientPortRange: fmt.Sprintf("%d-%d", PortAMClientFirst, PortAMClientLast),
 	}

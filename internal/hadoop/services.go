@@ -92,9 +92,16 @@ func JobHistoryWebURL(hc *v1alpha1.HadoopCluster) string {
 	return "http://" + serviceHost(hc, JobHistory) + ":" + strconv.Itoa(PortJHWeb)
 }
 
-// systemDir is where the cluster keeps its own files on CephFS: the ResourceManager's
+// SystemDir is where the cluster keeps its own files on CephFS: the ResourceManager's
 // state, MapReduce staging and history, aggregated logs. It is per cluster, since
 // clusters may share one StorageBackend, and outlives the cluster like all its data.
-func systemDir(hc *v1alpha1.HadoopCluster) string {
+func SystemDir(hc *v1alpha1.HadoopCluster) string {
 	return "/hadoop-system/" + hc.Namespace + "/" + hc.Name
+}
+
+// HistoryIntermediateDir is where ApplicationMasters leave their jobs' history files
+// (<user>/<job>.jhist), whether a JobHistory server runs or not; one that runs moves
+// them to the done directory.
+func HistoryIntermediateDir(hc *v1alpha1.HadoopCluster) string {
+	return SystemDir(hc) + "/history/done_intermediate"
 }

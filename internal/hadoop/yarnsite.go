@@ -96,7 +96,7 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 
 		// Container logs outlive the NodeManager pod on CephFS.
 		"yarn.log-aggregation-enable":         "true",
-		"yarn.nodemanager.remote-app-log-dir": systemDir(hc) + "/app-logs",
+		"yarn.nodemanager.remote-app-log-dir": SystemDir(hc) + "/app-logs",
 
 		// The NodeManagers a scale-down removes are listed here, with their timeouts,
 		// while YARN decommissions them (decommission.go).
@@ -106,7 +106,7 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// change, a node drain) keeps running applications.
 		"yarn.resourcemanager.recovery.enabled":   "true",
 		"yarn.resourcemanager.store.class":        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore",
-		"yarn.resourcemanager.fs.state-store.uri": systemDir(hc) + "/rmstore",
+		"yarn.resourcemanager.fs.state-store.uri": SystemDir(hc) + "/rmstore",
 
 		// Queue ACLs are in capacity-scheduler.xml. Application ACLs default to the
 		// owner and the admins (mapreduce.job.acl-view-job and -modify-job).

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,6 +94,9 @@ func newReplicatedCluster() *v1alpha1.HadoopCluster {
 	// race. Without speculation, a killed attempt is one a lost container caused,
 	// which is what the decommission specs look for.
 	hc.Spec.Config.MapredSite = map[string]string{"mapreduce.map.speculative": "false", "mapreduce.reduce.speculative": "false"}
+	// A block of one object, so that a split's hosts are its object's two copies
+	// (expectDataLocalMaps).
+	hc.Spec.Config.CoreSite = map[string]string{"ceph.object.size": strconv.Itoa(localityObjectSize)}
 	hc.Spec.Access.Clients.RPC = []v1alpha1.NetworkPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{rpcClientLabel: "rpc"}}}}
 	return hc
 }

@@ -215,10 +215,17 @@ func rookBackendSpecs() {
 }
 
 func rookTeraSortSpecs() {
-	It("runs a TeraSort on a HadoopCluster on the replicated backend, with two NodeManagers on the pod network", func() {
+	It("runs a TeraSort on a HadoopCluster on the replicated backend, with two NodeManagers on the pod network, whose data-local maps each ran on a node that holds a copy of its split, as Ceph places it", func() {
 		waitForCluster(rookReplicatedCluster)
-		Expect(k8sClient.Create(ctx, newTeraSortOn("terasort-rook-replicated", rookReplicatedCluster))).To(Succeed())
-		rookTeraGenChecksum = cleanTeraSort(waitForRun("terasort-rook-replicated"))
+		run := newTeraSortOn("terasort-rook-replicated", rookReplicatedCluster)
+		// Its input stays for the locality check; the backend's deletion removes it.
+		run.Spec.Cleanup = ptr.To(false)
+		Expect(k8sClient.Create(ctx, run)).To(Succeed())
+		run = waitForRun(run.Name)
+		rookTeraGenChecksum = cleanTeraSort(run)
+		hc := &v1alpha1.HadoopCluster{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
+		expectDataLocalMaps(hc, rookReplicatedFS, rookReplicatedFS+"-"+rook.DataPoolReplicated, run)
 	})
 
 	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under a host of its own that the operator maps to its node, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {

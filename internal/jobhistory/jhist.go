@@ -1,0 +1,181 @@
+package jobhistory
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MapAttempt is one attempt of a map task, as the job's history records it.
+type MapAttempt struct {
+	// Task and Attempt are MapReduce's ids (task_..._m_000000, attempt_..._m_000000_0).
+	Task    string
+	Attempt string
+	// SplitLocations are the hosts the job client found for the task's split: the
+	// file system's block locations, in its order.
+	SplitLocations []string
+	// Locality is YARN's verdict on the container: NODE_LOCAL, RACK_LOCAL or
+	// OFF_SWITCH.
+	Locality string
+	// Host is the NodeManager host the attempt ran on, as YARN names it; Rack is its
+	// rack. Both are empty for an attempt that did not finish.
+	Host string
+	Rack string
+	// Status is the attempt's final state: SUCCEEDED, FAILED or KILLED, empty while
+	// unfinished.
+	Status string
+}
+
+// The events read, by their type in the file; the others are skipped.
+const (
+	eventTaskStarted        = "TASK_STARTED"
+	eventMapAttemptStarted  = "MAP_ATTEMPT_STARTED"
+	eventMapAttemptFinished = "MAP_ATTEMPT_FINISHED"
+	eventMapAttemptFailed   = "MAP_ATTEMPT_FAILED"
+	eventMapAttemptKilled   = "MAP_ATTEMPT_KILLED"
+)
+
+// A history file's first line names its encoding; only Avro's JSON encoding, the
+// default (mapreduce.jobhistory.jhist.format=json), is read.
+const jsonFormat = "Avro-Json"
+
+// event is one line after the schema: {"type": ..., "event": {"<record class>": {...}}}.
+type event struct {
+	Type  string                     `json:"type"`
+	Event map[string]json.RawMessage `json:"event"`
+}
+
+// record holds the fields of the events read. Avro's JSON encoding writes a value of
+// a nullable union as {"string": "..."}, hence optional.
+type record struct {
+	TaskID         string   `json:"taskid"`
+	TaskType       string   `json:"taskType"`
+	AttemptID      string   `json:"attemptId"`
+	SplitLocations string   `json:"splitLocations"`
+	Locality       optional `json:"locality"`
+	Hostname       string   `json:"hostname"`
+	Rackname       optional `json:"rackname"`
+	TaskStatus     string   `json:"taskStatus"`
+	Status         string   `json:"status"`
+}
+
+// optional is a string written either plainly or as Avro's {"string": "..."}.
+type optional string
+
+func (o *optional) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*o = ""
+		return nil
+	}
+	var plain string
+	if err := json.Unmarshal(b, &plain); err == nil {
+		*o = optional(plain)
+		return nil
+	}
+	var union map[string]string
+	if err := json.Unmarshal(b, &union); err != nil {
+		return fmt.Errorf("neither a string nor an Avro union of one: %s", b)
+	}
+	*o = optional(union["string"])
+	return nil
+}
+
+// MapAttempts reads a job history file and returns its map attempts in the order they
+// started. A map task's split locations come from its TASK_STARTED event, and an
+// attempt's host and final state from the event that ended it.
+func MapAttempts(r io.Reader) ([]MapAttempt, error) {
+	sc := bufio.NewScanner(r)
+	// A line holds one event; a finished attempt's counters make it a few KB, a
+	// job's submission event (its whole configuration) far more.
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	if !sc.Scan() {
+		return nil, fmt.Errorf("empty job history: %v", sc.Err())
+	}
+	if got := strings.TrimSpace(sc.Text()); got != jsonFormat {
+		return nil, fmt.Errorf("job history in format %q, only %q is read", got, jsonFormat)
+	}
+	if !sc.Scan() { // the schema
+		return nil, fmt.Errorf("job history without a schema: %v", sc.Err())
+	}
+	splits := map[string][]string{}
+	var order []string
+	attempts := map[string]*MapAttempt{}
+	line := 2
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var ev event
+		if err := json.Unmarshal([]byte(text), &ev); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		switch ev.Type {
+		case eventTaskStarted, eventMapAttemptStarted, eventMapAttemptFinished, eventMapAttemptFailed, eventMapAttemptKilled:
+		default:
+			continue
+		}
+		rec, err := only(ev.Event)
+		if err != nil {
+			return nil, fmt.Errorf("line %d (%s): %w", line, ev.Type, err)
+		}
+		if ev.Type == eventTaskStarted {
+			if rec.TaskType == "MAP" {
+				splits[rec.TaskID] = hosts(rec.SplitLocations)
+			}
+			continue
+		}
+		a := attempts[rec.AttemptID]
+		if a == nil {
+			a = &MapAttempt{Task: rec.TaskID, Attempt: rec.AttemptID}
+			attempts[rec.AttemptID] = a
+			order = append(order, rec.AttemptID)
+		}
+		switch ev.Type {
+		case eventMapAttemptStarted:
+			a.Locality = string(rec.Locality)
+		case eventMapAttemptFinished:
+			a.Host, a.Rack, a.Status = rec.Hostname, string(rec.Rackname), rec.TaskStatus
+		default: // failed or killed: TaskAttemptUnsuccessfulCompletion
+			a.Host, a.Rack, a.Status = rec.Hostname, string(rec.Rackname), rec.Status
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]MapAttempt, 0, len(order))
+	for _, id := range order {
+		a := attempts[id]
+		a.SplitLocations = splits[a.Task]
+		out = append(out, *a)
+	}
+	return out, nil
+}
+
+// only decodes the one record of an event's union.
+func only(union map[string]json.RawMessage) (record, error) {
+	var rec record
+	if len(union) != 1 {
+		return rec, fmt.Errorf("an event holds one record, this one %d", len(union))
+	}
+	for _, raw := range union {
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return rec, err
+		}
+	}
+	return rec, nil
+}
+
+// hosts splits a comma-separated host list, dropping empty names.
+func hosts(list string) []string {
+	var out []string
+	for _, h := range strings.Split(list, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+package jobhistory
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMapAttempts(t *testing.T) {
+	f, err := os.Open("testdata/terasort.jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	got, err := MapAttempts(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nm0 := "rook-rep-nodemanager-0.rook-rep-nodemanager.e2e.svc.cluster.local"
+	nm1 := "rook-rep-nodemanager-1.rook-rep-nodemanager.e2e.svc.cluster.local"
+	want := []MapAttempt{
+		{
+			Task: "task_1764140000000_0002_m_000000", Attempt: "attempt_1764140000000_0002_m_000000_0",
+			SplitLocations: []string{nm1, "n2-hco-test", "vm"}, Locality: "NODE_LOCAL",
+			Host: nm1, Rack: "/default-rack", Status: "SUCCEEDED",
+		},
+		{
+			Task: "task_1764140000000_0002_m_000001", Attempt: "attempt_1764140000000_0002_m_000001_0",
+			SplitLocations: []string{"n3", "vm"}, Locality: "OFF_SWITCH",
+			Host: nm0, Rack: "/default-rack", Status: "KILLED",
+		},
+		{
+			Task: "task_1764140000000_0002_m_000001", Attempt: "attempt_1764140000000_0002_m_000001_1",
+			SplitLocations: []string{"n3", "vm"}, Locality: "RACK_LOCAL",
+			Host: nm1, Rack: "/default-rack", Status: "SUCCEEDED",
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("MapAttempts() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestMapAttemptsRefuses(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty":           "",
+		"binary encoding": "Avro-Binary\n{}\n",
+		"no schema":       "Avro-Json\n",
+		"broken event":    "Avro-Json\n{}\n{\"type\":\"TASK_STARTED\",\n",
+		"two records": "Avro-Json\n{}\n" +
+			`{"type":"TASK_STARTED","event":{"a":{"taskid":"t"},"b":{"taskid":"u"}}}` + "\n",
+		"locality neither string nor union": "Avro-Json\n{}\n" +
+			`{"type":"MAP_ATTEMPT_STARTED","event":{"x":{"attemptId":"a","locality":7}}}` + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := MapAttempts(strings.NewReader(text)); err == nil {
+				t.Error("MapAttempts() accepted it")
+			}
+		})
+	}
+}
