@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Brings up what the demo and the end-to-end suite run on, each step idempotent: the
 # local single-node Kubernetes (hack/cluster) with NetworkPolicy enforced
-# (hack/cluster/netpol.sh), the local Ceph (hack/ceph), and the
-# operator and Hadoop images built from this checkout and imported into the node's
-# containerd (hack/images). The operator itself is installed by each user of this
-# script (hack/local/install-operator.sh): the suite's first spec is that install.
+# (hack/cluster/netpol.sh), the local Ceph (hack/ceph), and the images built from
+# this checkout (hack/images): the operator's and Hadoop's pushed to the cluster's
+# registry, from which the nodes pull them by digest as a real cluster's would
+# (recorded in $CLUSTER_DIR/registry-images.env), the pause image imported into every
+# node's containerd (the kubelets' sandbox image; hack/rook/up.sh imports Rook's). The
+# operator itself is installed by each user of this script
+# (hack/local/install-operator.sh): the suite's first spec is that install.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # The local cluster's containerd socket (CONTAINERD_ADDRESS), for the import.
@@ -19,9 +22,27 @@ step "NetworkPolicy enforcement (hack/cluster/netpol.sh)"
 "$ROOT/hack/cluster/netpol.sh" up
 step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
-step "images (hack/images/build.sh), imported into every node's containerd"
+step "images (hack/images/build.sh): the operator's and Hadoop's pushed to the registry at $CLUSTER_REGISTRY, the pause image imported into every node"
 "$ROOT/hack/images/build.sh" all
 for sock in "$CONTAINERD_SOCKET" /run/hco-n*/containerd.sock; do
 	[[ -S "$sock" ]] || continue
-	CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" all
+	CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" pause
 done
+# shellcheck source=../images/images.env
+source "$ROOT/hack/images/images.env"
+# By digest: the tags stay from build to build, and a node that pulled an earlier
+# build under the same tag must not run it.
+pushed() {
+	local image="$1" name="$2" out
+	out="$("$ROOT/hack/images/push.sh" --insecure "$CLUSTER_REGISTRY" "$name" | tail -1)"
+	[[ "$out" == *@sha256:* ]] || { echo "push.sh printed no digest for $name: $out" >&2; exit 1; }
+	echo "$CLUSTER_REGISTRY/${image#localhost/}@${out##*@}"
+}
+refs="$CLUSTER_DIR/registry-images.env"
+{
+	echo "# The images hack/local/up.sh pushed to the cluster's registry, by digest."
+	echo "OPERATOR_IMAGE=$(pushed "$OPERATOR_IMAGE" operator)"
+	echo "HADOOP_IMAGE=$(pushed "$HADOOP_IMAGE" hadoop)"
+} >"$refs.tmp"
+mv "$refs.tmp" "$refs"
+sed 's/^/  /' "$refs" >&2

@@ -37,9 +37,12 @@ const (
 	eventMapAttemptKilled   = "MAP_ATTEMPT_KILLED"
 )
 
-// A history file's first line names its encoding; only Avro's JSON encoding, the
-// default (mapreduce.jobhistory.jhist.format=json), is read.
-const jsonFormat = "Avro-Json"
+// A history file's first line names its encoding: Avro's JSON or binary encoding
+// (mapreduce.jobhistory.jhist.format, binary by default since Hadoop 3).
+const (
+	jsonFormat   = "Avro-Json"
+	binaryFormat = "Avro-Binary"
+)
 
 // event is one line after the schema: {"type": ..., "event": {"<record class>": {...}}}.
 type event struct {
@@ -82,36 +85,22 @@ func (o *optional) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MapAttempts reads a job history file and returns its map attempts in the order they
-// started. A map task's split locations come from its TASK_STARTED event, and an
-// attempt's host and final state from the event that ended it.
+// MapAttempts reads a job history file, in either encoding, and returns its map
+// attempts in the order they started. A map task's split locations come from its
+// TASK_STARTED event, and an attempt's host and final state from the event that ended
+// it.
 func MapAttempts(r io.Reader) ([]MapAttempt, error) {
-	sc := bufio.NewScanner(r)
-	// A line holds one event; a finished attempt's counters make it a few KB, a
-	// job's submission event (its whole configuration) far more.
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	if !sc.Scan() {
-		return nil, fmt.Errorf("empty job history: %v", sc.Err())
-	}
-	if got := strings.TrimSpace(sc.Text()); got != jsonFormat {
-		return nil, fmt.Errorf("job history in format %q, only %q is read", got, jsonFormat)
-	}
-	if !sc.Scan() { // the schema
-		return nil, fmt.Errorf("job history without a schema: %v", sc.Err())
+	events, err := readEvents(r)
+	if err != nil {
+		return nil, err
 	}
 	splits := map[string][]string{}
 	var order []string
 	attempts := map[string]*MapAttempt{}
-	line := 2
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
+	for i, raw := range events {
 		var ev event
-		if err := json.Unmarshal([]byte(text), &ev); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("event %d: %w", i+1, err)
 		}
 		switch ev.Type {
 		case eventTaskStarted, eventMapAttemptStarted, eventMapAttemptFinished, eventMapAttemptFailed, eventMapAttemptKilled:
@@ -120,7 +109,7 @@ func MapAttempts(r io.Reader) ([]MapAttempt, error) {
 		}
 		rec, err := only(ev.Event)
 		if err != nil {
-			return nil, fmt.Errorf("line %d (%s): %w", line, ev.Type, err)
+			return nil, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
 		}
 		if ev.Type == eventTaskStarted {
 			if rec.TaskType == "MAP" {
@@ -143,9 +132,6 @@ func MapAttempts(r io.Reader) ([]MapAttempt, error) {
 			a.Host, a.Rack, a.Status = rec.Hostname, string(rec.Rackname), rec.Status
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
 	out := make([]MapAttempt, 0, len(order))
 	for _, id := range order {
 		a := attempts[id]
@@ -153,6 +139,36 @@ func MapAttempts(r io.Reader) ([]MapAttempt, error) {
 		out = append(out, *a)
 	}
 	return out, nil
+}
+
+// readEvents returns every event of a history file in Avro's JSON encoding.
+func readEvents(r io.Reader) ([][]byte, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	format, err := br.ReadString('\n')
+	if err != nil && format == "" {
+		return nil, fmt.Errorf("empty job history: %w", err)
+	}
+	switch strings.TrimSpace(format) {
+	case binaryFormat:
+		return binaryEvents(br)
+	case jsonFormat:
+	default:
+		return nil, fmt.Errorf("job history in format %q, neither %q nor %q", strings.TrimSpace(format), jsonFormat, binaryFormat)
+	}
+	sc := bufio.NewScanner(br)
+	// A line holds one event; a finished attempt's counters make it a few KB, a
+	// job's submission event (its whole configuration) far more.
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	if !sc.Scan() {
+		return nil, fmt.Errorf("job history without a schema: %v", sc.Err())
+	}
+	var events [][]byte
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			events = append(events, []byte(line))
+		}
+	}
+	return events, sc.Err()
 }
 
 // only decodes the one record of an event's union.

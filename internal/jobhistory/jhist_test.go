@@ -8,7 +8,40 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestMapAttempts(t *testing.T) {
+// A TeraSort's history as the ApplicationMaster wrote it on the local cluster, in
+// Avro's binary encoding (Hadoop 3's default): two maps, each data-local on the
+// NodeManager TeraScheduler chose for its split.
+func TestMapAttemptsBinary(t *testing.T) {
+	f, err := os.Open("testdata/terasort-binary.jhist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	got, err := MapAttempts(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nm := func(i int) string {
+		return "rook-rep-nodemanager-" + string(rune('0'+i)) + ".rook-rep-nodemanager.e2e-724vg.svc.cluster.local"
+	}
+	want := []MapAttempt{
+		{
+			Task: "task_1795678301851_0002_m_000000", Attempt: "attempt_1795678301851_0002_m_000000_0",
+			SplitLocations: []string{nm(0)}, Locality: "NODE_LOCAL", Host: nm(0), Rack: "/default-rack", Status: "SUCCEEDED",
+		},
+		{
+			Task: "task_1795678301851_0002_m_000001", Attempt: "attempt_1795678301851_0002_m_000001_0",
+			SplitLocations: []string{nm(1)}, Locality: "NODE_LOCAL", Host: nm(1), Rack: "/default-rack", Status: "SUCCEEDED",
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("MapAttempts() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// The JSON encoding (mapreduce.jobhistory.jhist.format=json), with a killed attempt and
+// its retry, a reduce task whose split is none, and unions written both ways.
+func TestMapAttemptsJSON(t *testing.T) {
 	f, err := os.Open("testdata/terasort.jhist")
 	if err != nil {
 		t.Fatal(err)
@@ -44,10 +77,13 @@ func TestMapAttempts(t *testing.T) {
 
 func TestMapAttemptsRefuses(t *testing.T) {
 	for name, text := range map[string]string{
-		"empty":           "",
-		"binary encoding": "Avro-Binary\n{}\n",
-		"no schema":       "Avro-Json\n",
-		"broken event":    "Avro-Json\n{}\n{\"type\":\"TASK_STARTED\",\n",
+		"empty":                       "",
+		"unknown format":              "Avro-Xml\n{}\n",
+		"binary without a schema":     "Avro-Binary\n",
+		"binary with an unknown type": "Avro-Binary\n\"Event\"\n\x00",
+		"binary cut short":            "Avro-Binary\n" + `{"type":"record","name":"E","fields":[{"name":"s","type":"string"}]}` + "\n\x10ab",
+		"no schema":                   "Avro-Json\n",
+		"broken event":                "Avro-Json\n{}\n{\"type\":\"TASK_STARTED\",\n",
 		"two records": "Avro-Json\n{}\n" +
 			`{"type":"TASK_STARTED","event":{"a":{"taskid":"t"},"b":{"taskid":"u"}}}` + "\n",
 		"locality neither string nor union": "Avro-Json\n{}\n" +

@@ -48,7 +48,7 @@ func newClusterOn(name, backend string) *v1alpha1.HadoopCluster {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: v1alpha1.HadoopClusterSpec{
 			StorageBackendRef: v1alpha1.LocalObjectReference{Name: backend},
-			ImagePullPolicy:   corev1.PullNever,
+			ImagePullPolicy:   corev1.PullIfNotPresent,
 			ResourceManager:   v1alpha1.ResourceManagerSpec{Resources: small("100m", "1Gi")},
 			NodeManagers: v1alpha1.NodeManagerSpec{
 				Replicas:  ptr.To[int32](1),
@@ -88,15 +88,21 @@ func newReplicatedCluster() *v1alpha1.HadoopCluster {
 	// cluster's NetworkPolicies admit the host only on the ResourceManager's own node
 	// (kube-router lets a node reach its own pods), so it stays on the first node; the
 	// operator, on the pod network, passes through their operator rule wherever the
-	// pods run, NodeManagers on other nodes included.
+	// pods run. The NodeManagers run on the workers, one each (the operator spreads
+	// them over hosts), beside the erasure-coded cluster's: that fills the workers'
+	// memory, so the benchmarks' client pods run on the first node, which the host
+	// loss spec never takes down.
 	hc.Spec.ResourceManager.PodOverrides.NodeSelector = v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
+	hc.Spec.NodeManagers.PodOverrides.NodeSelector = v1alpha1.Labels{workerLabel: "true"}
 	// With two NodeManagers MapReduce speculates, and kills the attempt that loses the
 	// race. Without speculation, a killed attempt is one a lost container caused,
 	// which is what the decommission specs look for.
 	hc.Spec.Config.MapredSite = map[string]string{"mapreduce.map.speculative": "false", "mapreduce.reduce.speculative": "false"}
 	// A block of one object, so that a split's hosts are its object's two copies
-	// (expectDataLocalMaps).
+	// (expectDataLocalMaps); and the splits keep the hosts the connector reported,
+	// where TeraSort's own scheduler would keep only the one it picks for each.
 	hc.Spec.Config.CoreSite = map[string]string{"ceph.object.size": strconv.Itoa(localityObjectSize)}
+	hc.Spec.Config.MapredSite["mapreduce.terasort.use.terascheduler"] = "false"
 	hc.Spec.Access.Clients.RPC = []v1alpha1.NetworkPeer{{PodSelector: &metav1.LabelSelector{MatchLabels: map[string]string{rpcClientLabel: "rpc"}}}}
 	return hc
 }
@@ -109,10 +115,40 @@ func newSpreadCluster(name, backend string) *v1alpha1.HadoopCluster {
 	GinkgoHelper()
 	hc := newClusterOn(name, backend)
 	hc.Spec.NodeManagers.Replicas = ptr.To[int32](suiteNodes)
+	// A worker has about 7.75 GiB to give (docs/local-cluster.md), and the replicated
+	// backend's cluster runs a 4 GiB NodeManager beside this one's on one of them:
+	// 3 GiB each holds an ApplicationMaster and a task, three NodeManagers together
+	// more than newClusterOn's one.
+	hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{
+		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("3Gi")},
+		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("3Gi")},
+	}
 	first := v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
 	hc.Spec.ResourceManager.PodOverrides.NodeSelector = first
 	hc.Spec.JobHistory.PodOverrides.NodeSelector = first
 	return hc
+}
+
+// workerLabel marks the nodes other than the first (labelWorkers): the suite puts the
+// replicated backend's NodeManagers there.
+const workerLabel = "e2e.hadoopceph.io/worker"
+
+// labelWorkers labels every node but the first with workerLabel, as a real cluster's
+// administrator labels the machines that may run a kind of work.
+func labelWorkers(nodes []corev1.Node) {
+	GinkgoHelper()
+	first := firstNode().Name
+	for i := range nodes {
+		if nodes[i].Name == first {
+			continue
+		}
+		patch := client.MergeFrom(nodes[i].DeepCopy())
+		if nodes[i].Labels == nil {
+			nodes[i].Labels = map[string]string{}
+		}
+		nodes[i].Labels[workerLabel] = "true"
+		Expect(k8sClient.Patch(ctx, &nodes[i], patch)).To(Succeed())
+	}
 }
 
 // firstNode is the node that runs the control plane: the one whose name is the

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
@@ -98,7 +99,7 @@ func hostLossSpecs() {
 		Expect(k8sClient.Create(ctx, newTeraSortOn(name, rookECCluster))).To(Succeed())
 		waitForSortOnYARN(name, rookECCluster)
 
-		By("choosing a worker whose NodeManager does not run the job's ApplicationMaster")
+		By("choosing a worker whose NodeManager does not run the job's ApplicationMaster, and which runs none of the run's client pods")
 		// As hadoop, an admin: YARN hides the ApplicationMaster's host from users its
 		// ACLs do not let view the application.
 		body, err := resourceManagerGet(rookECCluster, "/ws/v1/cluster/apps?states=RUNNING&user.name=hadoop")
@@ -110,15 +111,23 @@ func hostLossSpecs() {
 		Expect(err).NotTo(HaveOccurred(), "the ApplicationMaster's address %q", apps[0].AMHostHTTPAddress)
 		pods := &corev1.PodList{}
 		Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, hadoop.NodeManager)))).To(Succeed())
+		// A stage's pod is the job's client, and a Job runs its pod once: the run
+		// would fail with its client, not with the sort.
+		clients := &corev1.PodList{}
+		Expect(k8sClient.List(ctx, clients, client.InNamespace(namespace), client.MatchingLabels{benchmark.LabelRun: name})).To(Succeed())
+		clientNodes := map[string]bool{}
+		for _, c := range clients.Items {
+			clientNodes[c.Spec.NodeName] = true
+		}
 		first := firstNode().Name
 		var victim *corev1.Pod
 		for i, p := range pods.Items {
-			if p.Spec.NodeName != first && p.Status.HostIP != amHost {
+			if p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] {
 				victim = &pods.Items[i]
 				break
 			}
 		}
-		Expect(victim).NotTo(BeNil(), "no worker without the ApplicationMaster (on %s) runs a NodeManager", amHost)
+		Expect(victim).NotTo(BeNil(), "no worker without the ApplicationMaster (on %s) and the run's client pods (on %v) runs a NodeManager", amHost, clientNodes)
 		lostNode := victim.Spec.NodeName
 		fs := rookFS(rookECFS)
 		var sessions []int64

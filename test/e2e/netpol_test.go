@@ -86,7 +86,7 @@ func probePod(name string, rm *corev1.Pod, podLabels map[string]string) *corev1.
 			Containers: []corev1.Container{{
 				Name:            "probe",
 				Image:           rm.Spec.Containers[0].Image,
-				ImagePullPolicy: corev1.PullNever,
+				ImagePullPolicy: corev1.PullIfNotPresent,
 				Command:         []string{"/bin/bash", "-c", probeCommand},
 				Env: []corev1.EnvVar{
 					{Name: "TARGET", Value: rm.Status.PodIP},

@@ -32,8 +32,8 @@ import (
 // The end-to-end suite runs on the local Kubernetes of hack/cluster with three nodes (a
 // real etcd, kube-apiserver, controller-manager, scheduler, and a kubelet with its own
 // containerd per node), with the local Ceph of hack/ceph as an external StorageBackend,
-// the images of hack/images imported into every node's containerd, and the operator
-// installed by its Helm chart. `make e2e` brings all of that up first (hack/local/up.sh); the suite
+// the operator's and Hadoop's images of hack/images pulled by every node from the
+// cluster's registry, and the operator installed by its Helm chart. `make e2e` brings all of that up first (hack/local/up.sh); the suite
 // installs the chart itself, so its first spec is the install.
 //
 // The suite's Hadoop clusters run on the host network and advertise their node's
@@ -143,6 +143,7 @@ var _ = BeforeSuite(func() {
 	nodes := &corev1.NodeList{}
 	Expect(k8sClient.List(ctx, nodes)).To(Succeed())
 	Expect(nodes.Items).To(HaveLen(suiteNodes), "the suite runs on a local cluster of %d nodes (make e2e starts it)", suiteNodes)
+	labelWorkers(nodes.Items)
 
 	namespace = "e2e-" + rand.String(5)
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
