@@ -3,6 +3,7 @@ package jobhistory
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -160,7 +161,10 @@ func readEvents(r io.Reader) ([][]byte, error) {
 	// job's submission event (its whole configuration) far more.
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	if !sc.Scan() {
-		return nil, fmt.Errorf("job history without a schema: %v", sc.Err())
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("job history without a schema: %w", err)
+		}
+		return nil, errors.New("job history without a schema")
 	}
 	var events [][]byte
 	for sc.Scan() {

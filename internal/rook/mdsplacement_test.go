@@ -9,15 +9,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// spreadOver is the placement the operator gives the MDS daemons of file system fs
-// when the CephFilesystem has none of its own.
-func spreadOver(fs string) cephv1.Placement {
+// hadoopfsSpread is the placement the operator gives the MDS daemons of the
+// fixtures' file system, hadoopfs, when the CephFilesystem has none of its own.
+func hadoopfsSpread() cephv1.Placement {
 	return cephv1.Placement{PodAntiAffinity: &corev1.PodAntiAffinity{
 		PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{
 			Weight: 100,
 			PodAffinityTerm: corev1.PodAffinityTerm{
 				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
-					"app": "rook-ceph-mds", "rook_file_system": fs,
+					"app": "rook-ceph-mds", "rook_file_system": "hadoopfs",
 				}},
 				TopologyKey: "kubernetes.io/hostname",
 			},
@@ -38,12 +38,12 @@ func TestSpreadMetadataServers(t *testing.T) {
 	}{
 		{
 			name: "no placement: the file system's own daemons avoid each other's nodes",
-			want: spreadOver("hadoopfs"),
+			want: hadoopfsSpread(),
 		},
 		{
 			name:      "tolerations only: the spread is added beside them",
 			placement: cephv1.Placement{Tolerations: tolerations},
-			want:      cephv1.Placement{Tolerations: tolerations, PodAntiAffinity: spreadOver("hadoopfs").PodAntiAffinity},
+			want:      cephv1.Placement{Tolerations: tolerations, PodAntiAffinity: hadoopfsSpread().PodAntiAffinity},
 		},
 		{
 			name:      "a user's anti-affinity is kept as it is",
