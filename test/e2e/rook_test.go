@@ -536,19 +536,9 @@ func rookMonitors() []string {
 // crushHostOSDs counts the OSDs under each CRUSH host of the local Rook.
 func crushHostOSDs() map[string]int {
 	GinkgoHelper()
-	var tree struct {
-		Nodes []struct {
-			Type     string `json:"type"`
-			Name     string `json:"name"`
-			Children []int  `json:"children"`
-		} `json:"nodes"`
-	}
-	rookCephJSON(&tree, "osd", "tree")
 	hosts := map[string]int{}
-	for _, n := range tree.Nodes {
-		if n.Type == "host" {
-			hosts[n.Name] = len(n.Children)
-		}
+	for _, host := range osdHosts() {
+		hosts[host]++
 	}
 	return hosts
 }
