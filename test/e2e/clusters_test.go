@@ -115,13 +115,14 @@ func newSpreadCluster(name, backend string) *v1alpha1.HadoopCluster {
 	GinkgoHelper()
 	hc := newClusterOn(name, backend)
 	hc.Spec.NodeManagers.Replicas = ptr.To[int32](suiteNodes)
-	// A worker has about 7.75 GiB to give (docs/local-cluster.md), and the replicated
-	// backend's cluster runs a 4 GiB NodeManager beside this one's on one of them:
-	// 3 GiB each holds an ApplicationMaster and a task, three NodeManagers together
-	// more than newClusterOn's one.
+	// A worker's allocatable memory is its share of the host's, 7.75 GiB here
+	// (docs/local-cluster.md), and the replicated backend's cluster runs a 4 GiB
+	// NodeManager beside this one's on each: 3.5 GiB is the least the operator takes
+	// (1 GiB for the JVM, and YARN's room for an ApplicationMaster and a task), and
+	// three such NodeManagers together hold more than newClusterOn's one.
 	hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{
-		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("3Gi")},
-		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("3Gi")},
+		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("3584Mi")},
+		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("3584Mi")},
 	}
 	first := v1alpha1.Labels{corev1.LabelHostname: v1alpha1.LabelValue(firstNode().Labels[corev1.LabelHostname])}
 	hc.Spec.ResourceManager.PodOverrides.NodeSelector = first
