@@ -49,14 +49,36 @@ func sessionsJobName(hc *v1alpha1.HadoopCluster, infix string, uid types.UID) st
 // sessions on a rank other than 0. An eviction that matches no session (the pod
 // unmounted cleanly) succeeds and changes nothing. The MDS blocklists an evicted
 // client, so a process of the pod that still runs on a lost node can no longer write.
+//
+// A rank's MDS may have been on the lost node too: ceph tell then waits for a daemon
+// that is gone, with no timeout of its own (--connect-timeout bounds the monitors'
+// answer only). Each tell gets evictTellTimeout, and a rank that does not answer is
+// asked again, resolved anew, until its standby has taken over.
 const evictScript = `set -eu
-ceph() { command ceph --conf /etc/ceph/ceph.conf --id "$EVICTOR_ID" --keyring /etc/ceph/keyring --connect-timeout 30 "$@"; }
-ranks="$(ceph fs get "$CEPH_FS" --format json | python3 -c 'import json, sys; print(" ".join(str(r) for r in json.load(sys.stdin)["mdsmap"]["in"]))')"
+ceph=(ceph --conf /etc/ceph/ceph.conf --id "$EVICTOR_ID" --keyring /etc/ceph/keyring --connect-timeout 30)
+ranks="$("${ceph[@]}" fs get "$CEPH_FS" --format json | python3 -c 'import json, sys; print(" ".join(str(r) for r in json.load(sys.stdin)["mdsmap"]["in"]))')"
 for rank in $ranks; do
   echo "evicting the sessions of pod $POD_NAMESPACE/$POD_NAME (uid $POD_UID) on mds.$CEPH_FS:$rank"
-  ceph tell "mds.$CEPH_FS:$rank" client evict "client_metadata.` + PodUIDMetadata + `=$POD_UID"
+  try=1
+  until timeout ` + evictTellTimeout + ` "${ceph[@]}" tell "mds.$CEPH_FS:$rank" client evict "client_metadata.` + PodUIDMetadata + `=$POD_UID"; do
+    if [ "$try" -ge ` + evictTellTries + ` ]; then
+      echo "mds.$CEPH_FS:$rank did not answer ` + evictTellTries + ` times" >&2
+      exit 1
+    fi
+    echo "mds.$CEPH_FS:$rank did not answer within ` + evictTellTimeout + ` (try $try); asking again"
+    try=$((try + 1))
+    sleep 5
+  done
 done
 `
+
+// evictTellTimeout and evictTellTries bound the wait for one rank: an MDS's standby
+// takes a rank over within the beacon grace (15 s) and a replay, well inside one try;
+// the Job's own retries (BackoffLimit) come after these.
+const (
+	evictTellTimeout = "60s"
+	evictTellTries   = "5"
+)
 
 // EvictSessionsJob evicts the CephFS sessions that the pod named podName, with uid,
 // may have left open, with the evictor's key alone (storage.EvictionSecret). It runs

@@ -70,7 +70,7 @@ func decommissionSpecs() {
 			// still be on the leaving NodeManager when the run's progress says TeraSort:
 			// the premise is a running container of the sort's own application there.
 			sort := runningApplication(g, hc, "TeraSort")
-			g.Expect(runningContainersOf(g, leavingPod.Status.PodIP, sort)).To(BeNumerically(">", 0), "the sort %s runs containers on %s", sort, leavingID)
+			g.Expect(runningContainersOn(g, hc, sort, leavingID)).To(BeNumerically(">", 0), "the sort %s runs containers on %s", sort, leavingID)
 		}).WithTimeout(runTimeout).WithPolling(time.Second).Should(Succeed())
 
 		By("scaling to one NodeManager")
@@ -228,27 +228,37 @@ func runningApplication(g Gomega, hc *v1alpha1.HadoopCluster, name string) strin
 	return ""
 }
 
-// runningContainersOf counts the RUNNING containers of application appID on the
-// NodeManager at podIP, from its own REST API. A container's ID carries its
-// application's cluster timestamp and sequence number.
-func runningContainersOf(g Gomega, podIP, appID string) int {
-	body := httpGet(g, fmt.Sprintf("http://%s:%d/ws/v1/node/containers?user.name=hadoop", podIP, hadoop.PortNMWeb))
-	var answer struct {
-		Containers *struct {
-			Container []struct {
-				ID    string `json:"id"`
-				State string `json:"state"`
-			} `json:"container"`
-		} `json:"containers"`
+// runningContainersOn counts the RUNNING containers of application appID on the YARN
+// node nodeID (host:port), as the ResourceManager lists those of the application's
+// current attempt: the suite reaches the ResourceManager's node only, and the
+// NodeManagers run on the others.
+func runningContainersOn(g Gomega, hc *v1alpha1.HadoopCluster, appID, nodeID string) int {
+	svc := &corev1.Service{}
+	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: hadoop.ResourceManagerName(hc)}, svc)).To(Succeed())
+	base := fmt.Sprintf("http://%s:%d/ws/v1/cluster/apps/%s/appattempts", svc.Spec.ClusterIP, hadoop.PortRMWeb, appID)
+	var attempts struct {
+		AppAttempts struct {
+			AppAttempt []struct {
+				AppAttemptID string `json:"appAttemptId"`
+			} `json:"appAttempt"`
+		} `json:"appAttempts"`
 	}
-	g.Expect(json.Unmarshal(body, &answer)).To(Succeed(), string(body))
-	app := strings.TrimPrefix(appID, "application") + "_"
+	body := httpGet(g, base+"?user.name=hadoop")
+	g.Expect(json.Unmarshal(body, &attempts)).To(Succeed(), string(body))
+	list := attempts.AppAttempts.AppAttempt
+	g.Expect(list).NotTo(BeEmpty(), "application %s has an attempt", appID)
+	var containers struct {
+		Container []struct {
+			NodeID string `json:"nodeId"`
+			State  string `json:"containerState"`
+		} `json:"container"`
+	}
+	body = httpGet(g, base+"/"+list[len(list)-1].AppAttemptID+"/containers?user.name=hadoop")
+	g.Expect(json.Unmarshal(body, &containers)).To(Succeed(), string(body))
 	n := 0
-	if answer.Containers != nil {
-		for _, c := range answer.Containers.Container {
-			if c.State == "RUNNING" && strings.Contains(c.ID, app) {
-				n++
-			}
+	for _, c := range containers.Container {
+		if c.State == "RUNNING" && c.NodeID == nodeID {
+			n++
 		}
 	}
 	return n
