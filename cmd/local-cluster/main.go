@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -205,8 +206,19 @@ func render(args []string) error {
 	fs.StringVar(&s.PauseImage, "pause-image", s.PauseImage, "the sandbox image")
 	fs.StringVar(&s.Registry, "registry", "", "the cluster's registry (host:port)")
 	fs.IntVar(&s.Nodes, "nodes", 1, "dns: nodes in the cluster, the first included")
+	var first localcluster.FirstNode
+	var firstIP string
+	fs.StringVar(&first.Name, "first-node-name", "", "dns: the first node's name, which its address looks up to")
+	fs.StringVar(&firstIP, "first-node-ip", "", "dns: the first node's address on the nodes' network")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if firstIP != "" {
+		ip, err := netip.ParseAddr(firstIP)
+		if err != nil {
+			return fmt.Errorf("render dns: --first-node-ip: %w", err)
+		}
+		first.IP = ip
 	}
 	var (
 		b   []byte
@@ -226,7 +238,7 @@ func render(args []string) error {
 	case "dns":
 		var l localcluster.Layout
 		if l, err = localcluster.NewLayout(s); err == nil {
-			b = localcluster.DNSTemplates(l)
+			b = localcluster.DNSTemplates(l, first)
 		}
 	default:
 		return fmt.Errorf("render: unknown file %q (containerd, registry-hosts, dns)", args[0])

@@ -246,7 +246,7 @@ write_configs() {
 	# site's DNS names its machines: YARN's ResourceManager resolves each NodeManager's
 	# host, whichever node it registered from.
 	local nodes_dns
-	nodes_dns="$("$LOCAL_CLUSTER" render dns --nodes "$CLUSTER_NODES")"
+	nodes_dns="$("$LOCAL_CLUSTER" render dns --nodes "$CLUSTER_NODES" --first-node-name "$CLUSTER_NODE_NAME" --first-node-ip "$CLUSTER_NODE_IP")"
 	write_file "$c/Corefile" <<-EOF && CONFIG_CHANGED[coredns]=1
 		$CLUSTER_DOMAIN:53 in-addr.arpa:53 $CLUSTER_NODE_DOMAIN:53 {
 		    bind ${DNS_ADDRESSES[*]}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strings"
 	"text/template"
 
@@ -88,24 +89,47 @@ func HostsFile(l Layout, n Node) []byte {
 	return []byte(b.String())
 }
 
+// FirstNode is the first node's name and address on the nodes' network, which
+// hack/cluster/env.sh decides (CLUSTER_NODE_NAME, CLUSTER_NODE_IP).
+type FirstNode struct {
+	Name string
+	IP   netip.Addr
+}
+
 // DNSTemplates are CoreDNS template blocks that answer the workers' names (A) and
-// addresses (PTR), for the first node's Corefile (hack/cluster/up.sh): a site's DNS
-// names its machines, and YARN's ResourceManager resolves every NodeManager's host on
-// whichever node it runs. A name of the workers' domain that is no worker's is
-// NXDOMAIN; an address that is no worker's falls through to the kubernetes plugin.
-func DNSTemplates(l Layout) []byte {
+// addresses (PTR), and the first node's address (PTR), for the first node's Corefile
+// (hack/cluster/up.sh): a site's DNS names its machines, and YARN's ResourceManager
+// resolves every NodeManager's host on whichever node it runs. A name of the workers'
+// domain that is no worker's is NXDOMAIN; another address falls through to the
+// kubernetes plugin.
+//
+// The first node's address needs its own answer: the kubernetes plugin answers it with
+// the name of any host-network pod behind a headless Service, a different one from
+// one lookup to the next, and a NodeManager registers in YARN under the name its
+// address looks up to. Registered under one name and restarted under another, it is a
+// new node to YARN, whose containers on the old one count as running until YARN gives
+// the old one up as lost, ten minutes later. The first node's name is the host's,
+// which its /etc/hosts gives another address, so Java takes the address itself for
+// the canonical name: one name, whatever runs on the node. A zero first is left out.
+func DNSTemplates(l Layout, first FirstNode) []byte {
 	var b strings.Builder
 	dots := func(s string) string { return strings.ReplaceAll(s, ".", "[.]") }
+	ptr := func(ip netip.Addr, name string) {
+		o := ip.As4()
+		reverse := fmt.Sprintf("%d.%d.%d.%d.in-addr.arpa", o[3], o[2], o[1], o[0])
+		fmt.Fprintf(&b, "template IN PTR in-addr.arpa {\n    match ^%s[.]$\n    answer \"{{ .Name }} 60 IN PTR %s.\"\n    fallthrough\n}\n",
+			dots(reverse), name)
+	}
+	if first.Name != "" && first.IP.Is4() {
+		ptr(first.IP, first.Name)
+	}
 	for _, w := range l.Workers {
 		fmt.Fprintf(&b, "template IN A %s {\n    match ^%s[.]$\n    answer \"{{ .Name }} 60 IN A %s\"\n    fallthrough\n}\n",
 			l.Settings.Domain, dots(w.Name), w.NodeIP)
 		// The name exists without other records (AAAA ...): NOERROR, not NXDOMAIN.
 		fmt.Fprintf(&b, "template ANY ANY %s {\n    match ^%s[.]$\n    rcode NOERROR\n    fallthrough\n}\n",
 			l.Settings.Domain, dots(w.Name))
-		o := w.NodeIP.As4()
-		reverse := fmt.Sprintf("%d.%d.%d.%d.in-addr.arpa", o[3], o[2], o[1], o[0])
-		fmt.Fprintf(&b, "template IN PTR in-addr.arpa {\n    match ^%s[.]$\n    answer \"{{ .Name }} 60 IN PTR %s.\"\n    fallthrough\n}\n",
-			dots(reverse), w.Name)
+		ptr(w.NodeIP, w.Name)
 	}
 	fmt.Fprintf(&b, "template ANY ANY %s {\n    rcode NXDOMAIN\n}\n", l.Settings.Domain)
 	return []byte(b.String())

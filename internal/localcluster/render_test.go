@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"net/netip"
 	"path"
 	"slices"
 	"strings"
@@ -319,8 +320,9 @@ func TestDNSTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(DNSTemplates(l))
+	got := string(DNSTemplates(l, FirstNode{Name: "vm", IP: netip.MustParseAddr("10.118.0.1")}))
 	for _, want := range []string{
+		"match ^1[.]0[.]118[.]10[.]in-addr[.]arpa[.]$\n    answer \"{{ .Name }} 60 IN PTR vm.\"",
 		"match ^n2[.]hco[.]test[.]$\n    answer \"{{ .Name }} 60 IN A 10.118.1.2\"",
 		"match ^2[.]2[.]118[.]10[.]in-addr[.]arpa[.]$\n    answer \"{{ .Name }} 60 IN PTR n3.hco.test.\"",
 		"template ANY ANY hco.test {\n    rcode NXDOMAIN\n}\n",
@@ -331,5 +333,8 @@ func TestDNSTemplates(t *testing.T) {
 	}
 	if !strings.HasSuffix(got, "template ANY ANY hco.test {\n    rcode NXDOMAIN\n}\n") {
 		t.Errorf("the catch-all is not last, so it would answer the workers' names:\n%s", got)
+	}
+	if noFirst := string(DNSTemplates(l, FirstNode{})); strings.Contains(noFirst, "^1[.]0[.]118[.]10") {
+		t.Errorf("a zero first node has an answer:\n%s", noFirst)
 	}
 }

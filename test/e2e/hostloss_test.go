@@ -37,7 +37,8 @@ func nodeAddress(n corev1.Node) string {
 // node to the host YARN knows its NodeManager by (the topology the connector reads).
 // YARN names a NodeManager after the canonical name of the address it advertises: a
 // worker's /etc/hosts names its address, and on the first node the cluster DNS
-// answers the reverse lookup with a host-network pod's name, so the names are
+// answers the reverse lookup with the node's name, which the host's /etc/hosts gives
+// another address, so Java takes the address itself; the names are
 // whatever resolution gives, and the operator learns them from YARN.
 func expectNodeManagerPerNode(hc *v1alpha1.HadoopCluster) {
 	GinkgoHelper()
