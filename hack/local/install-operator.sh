@@ -26,6 +26,11 @@ name_tag="${OPERATOR_IMAGE%@*}"
 repository="${name_tag%:*}"
 tag="${name_tag##*:}@${OPERATOR_IMAGE##*@}"
 
+# The manager runs on the first node, which runs the control plane and which the e2e
+# suite never takes down: the suite's node-loss spec tests the operator fencing a lost
+# node's pods, and an operator on that node would be lost with it (its pod is replaced
+# only once the node's pods are evicted, five minutes later by default).
+#
 # --take-ownership adopts CRDs that a release of the chart from before templates/crds.yaml,
 # or `make install`, left on this cluster.
 "$HELM" upgrade --install "$RELEASE" "$ROOT/charts/hadoop-ceph-operator" \
@@ -33,5 +38,6 @@ tag="${name_tag##*:}@${OPERATOR_IMAGE##*@}"
   --values "$ROOT/hack/local/operator-values.yaml" \
   --set-string image.repository="$repository" \
   --set-string image.tag="$tag" \
-  --set-string hadoopImage="$HADOOP_IMAGE" "$@" >&2
+  --set-string hadoopImage="$HADOOP_IMAGE" \
+  --set-string nodeSelector.kubernetes\\.io/hostname="$CLUSTER_NODE_NAME" "$@" >&2
 echo "operator release $RELEASE installed in namespace $NAMESPACE" >&2
