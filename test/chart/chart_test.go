@@ -641,3 +641,16 @@ func manager(t *testing.T, ms manifests) corev1.Container {
 	}
 	return pod.Containers[0]
 }
+
+// By default the manager's pod leaves a lost node after 30 s, not Kubernetes' 300: it
+// is what fences that node's pods.
+func TestDefaultTolerations(t *testing.T) {
+	pod := deployment(t, render(t)).Spec.Template.Spec
+	want := []corev1.Toleration{
+		{Key: corev1.TaintNodeUnreachable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr.To[int64](30)},
+		{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr.To[int64](30)},
+	}
+	if diff := cmp.Diff(want, pod.Tolerations); diff != "" {
+		t.Errorf("tolerations (-want +got):\n%s", diff)
+	}
+}
