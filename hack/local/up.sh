@@ -38,11 +38,14 @@ pushed() {
 	[[ "$out" == *@sha256:* ]] || { echo "push.sh printed no digest for $name: $out" >&2; exit 1; }
 	echo "$CLUSTER_REGISTRY/${image#localhost/}@${out##*@}"
 }
+# Assigned first: a failed push inside echo's argument would not stop the script.
+operator_ref="$(pushed "$OPERATOR_IMAGE" operator)"
+hadoop_ref="$(pushed "$HADOOP_IMAGE" hadoop)"
 refs="$CLUSTER_DIR/registry-images.env"
 {
 	echo "# The images hack/local/up.sh pushed to the cluster's registry, by digest."
-	echo "OPERATOR_IMAGE=$(pushed "$OPERATOR_IMAGE" operator)"
-	echo "HADOOP_IMAGE=$(pushed "$HADOOP_IMAGE" hadoop)"
+	echo "OPERATOR_IMAGE=$operator_ref"
+	echo "HADOOP_IMAGE=$hadoop_ref"
 } >"$refs.tmp"
 mv "$refs.tmp" "$refs"
 sed 's/^/  /' "$refs" >&2

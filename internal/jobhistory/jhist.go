@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 )
 
 // MapAttempt is one attempt of a map task, as the job's history records it.
@@ -189,13 +190,8 @@ func only(union map[string]json.RawMessage) (record, error) {
 	return rec, nil
 }
 
-// hosts splits a comma-separated host list, dropping empty names.
+// hosts splits a comma-separated host list, dropping empty names (a host name holds
+// no space).
 func hosts(list string) []string {
-	var out []string
-	for _, h := range strings.Split(list, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			out = append(out, h)
-		}
-	}
-	return out
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 }

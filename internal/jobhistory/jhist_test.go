@@ -12,15 +12,7 @@ import (
 // Avro's binary encoding (Hadoop 3's default): two maps, each data-local on the
 // NodeManager TeraScheduler chose for its split.
 func TestMapAttemptsBinary(t *testing.T) {
-	f, err := os.Open("testdata/terasort-binary.jhist")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	got, err := MapAttempts(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mapAttemptsOf(t, "testdata/terasort-binary.jhist")
 	nm := func(i int) string {
 		return "rook-rep-nodemanager-" + string(rune('0'+i)) + ".rook-rep-nodemanager.e2e-724vg.svc.cluster.local"
 	}
@@ -42,15 +34,7 @@ func TestMapAttemptsBinary(t *testing.T) {
 // The JSON encoding (mapreduce.jobhistory.jhist.format=json), with a killed attempt and
 // its retry, a reduce task whose split is none, and unions written both ways.
 func TestMapAttemptsJSON(t *testing.T) {
-	f, err := os.Open("testdata/terasort.jhist")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	got, err := MapAttempts(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mapAttemptsOf(t, "testdata/terasort.jhist")
 	nm0 := "rook-rep-nodemanager-0.rook-rep-nodemanager.e2e.svc.cluster.local"
 	nm1 := "rook-rep-nodemanager-1.rook-rep-nodemanager.e2e.svc.cluster.local"
 	want := []MapAttempt{
@@ -95,4 +79,19 @@ func TestMapAttemptsRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mapAttemptsOf reads the map attempts of a history file.
+func mapAttemptsOf(t *testing.T, file string) []MapAttempt {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	got, err := MapAttempts(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
