@@ -203,15 +203,24 @@ docker-build: ## Build the operator, Hadoop and Ceph images with a container eng
 # '!external' the Rook path (both keep the operator's specs they build on); empty runs
 # the whole story.
 E2E_LABEL_FILTER ?=
+# A regular expression of spec texts to run alone (Ginkgo's --focus); the specs of the
+# ordered story it skips leave out what they would have set up.
+E2E_FOCUS ?=
+# The suite's whole output; when it fails, its failures are printed again at the end,
+# where a log's tail shows them.
+E2E_LOG ?= $(HCO_CACHE)/logs/e2e.log
 
 # The e2e suite runs on three nodes (test/e2e's suiteNodes): a mon, an OSD and a
 # NodeManager's place on each.
 .PHONY: e2e
 e2e: $(GINKGO) $(HELM) plugin ## End-to-end suite on a local Kubernetes of three nodes, with the local Ceph and Rook (starts what it needs; E2E_LABEL_FILTER=...).
 	HCO_CLUSTER_NODES=3 hack/local/up.sh
+	mkdir -p $(dir $(E2E_LOG))
 	source hack/cluster/env.sh && export KUBECONFIG LOCAL_CLUSTER && \
 		PATH=$(CURDIR)/bin:$$PATH KUBECTL=$(ENVTEST_ASSETS)/kubectl HELM=$(HELM) \
-		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' ./test/e2e
+		$(GINKGO) -tags e2e --timeout 85m --no-color -v --label-filter='$(E2E_LABEL_FILTER)' \
+		$(if $(E2E_FOCUS),--focus='$(E2E_FOCUS)') ./test/e2e 2>&1 | tee $(E2E_LOG) || \
+		{ hack/e2e-failures.sh $(E2E_LOG); exit 1; }
 
 ##@ Benchmarks
 

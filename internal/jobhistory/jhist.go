@@ -32,11 +32,13 @@ type MapAttempt struct {
 
 // The events read, by their type in the file; the others are skipped.
 const (
-	eventTaskStarted        = "TASK_STARTED"
-	eventMapAttemptStarted  = "MAP_ATTEMPT_STARTED"
-	eventMapAttemptFinished = "MAP_ATTEMPT_FINISHED"
-	eventMapAttemptFailed   = "MAP_ATTEMPT_FAILED"
-	eventMapAttemptKilled   = "MAP_ATTEMPT_KILLED"
+	eventTaskStarted         = "TASK_STARTED"
+	eventMapAttemptStarted   = "MAP_ATTEMPT_STARTED"
+	eventMapAttemptFinished  = "MAP_ATTEMPT_FINISHED"
+	eventMapAttemptFailed    = "MAP_ATTEMPT_FAILED"
+	eventMapAttemptKilled    = "MAP_ATTEMPT_KILLED"
+	eventReduceAttemptFailed = "REDUCE_ATTEMPT_FAILED"
+	eventReduceAttemptKilled = "REDUCE_ATTEMPT_KILLED"
 )
 
 // A history file's first line names its encoding: Avro's JSON or binary encoding
@@ -64,6 +66,7 @@ type record struct {
 	Rackname       optional `json:"rackname"`
 	TaskStatus     string   `json:"taskStatus"`
 	Status         string   `json:"status"`
+	Error          optional `json:"error"`
 }
 
 // optional is a string written either plainly or as Avro's {"string": "..."}.
@@ -139,6 +142,48 @@ func MapAttempts(r io.Reader) ([]MapAttempt, error) {
 		a := attempts[id]
 		a.SplitLocations = splits[a.Task]
 		out = append(out, *a)
+	}
+	return out, nil
+}
+
+// LostAttempt is a task attempt that failed or was killed, with MapReduce's reason.
+type LostAttempt struct {
+	Attempt string
+	// TaskType is MAP or REDUCE.
+	TaskType string
+	// Host is the NodeManager host it ran on, as YARN names it.
+	Host string
+	// Status is FAILED or KILLED.
+	Status string
+	// Error is the ApplicationMaster's reason, such as "Container released on a *lost*
+	// node", or the task's own exception.
+	Error string
+}
+
+// LostAttempts reads the attempts of a job's history that failed or were killed, maps
+// and reduces, in the order the ApplicationMaster recorded them: where a job that
+// should have lost none did, they say why.
+func LostAttempts(r io.Reader) ([]LostAttempt, error) {
+	events, err := readEvents(r)
+	if err != nil {
+		return nil, err
+	}
+	var out []LostAttempt
+	for i, raw := range events {
+		var ev event
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("event %d: %w", i+1, err)
+		}
+		switch ev.Type {
+		case eventMapAttemptFailed, eventMapAttemptKilled, eventReduceAttemptFailed, eventReduceAttemptKilled:
+		default:
+			continue
+		}
+		rec, err := only(ev.Event)
+		if err != nil {
+			return nil, fmt.Errorf("event %d (%s): %w", i+1, ev.Type, err)
+		}
+		out = append(out, LostAttempt{Attempt: rec.AttemptID, TaskType: rec.TaskType, Host: rec.Hostname, Status: rec.Status, Error: string(rec.Error)})
 	}
 	return out, nil
 }

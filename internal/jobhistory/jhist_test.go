@@ -59,6 +59,31 @@ func TestMapAttemptsJSON(t *testing.T) {
 	}
 }
 
+// The killed map of the JSON fixture, with its reason; the binary one lost none.
+func TestLostAttempts(t *testing.T) {
+	for file, want := range map[string][]LostAttempt{
+		"testdata/terasort.jhist": {{
+			Attempt: "attempt_1764140000000_0002_m_000001_0", TaskType: "MAP",
+			Host:   "rook-rep-nodemanager-0.rook-rep-nodemanager.e2e.svc.cluster.local",
+			Status: "KILLED", Error: "Container released on a *lost* node",
+		}},
+		"testdata/terasort-binary.jhist": nil,
+	} {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := LostAttempts(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: LostAttempts() mismatch (-want +got):\n%s", file, diff)
+		}
+	}
+}
+
 func TestMapAttemptsRefuses(t *testing.T) {
 	for name, text := range map[string]string{
 		"empty":                       "",
