@@ -170,6 +170,62 @@ var _ = Describe("HadoopCluster rolling update", Label("envtest"), func() {
 	})
 })
 
+var _ = Describe("HadoopCluster rolling update of a NodeManager that fails its probe", Label("envtest"), func() {
+	It("decommissions it through YARN under the host on record while its container runs, instead of replacing its pod at once", func() {
+		ns := createNamespace("rollout-slow")
+		readyExternalBackend(ns, "ext")
+		hc := createCluster(ns, "slow", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.NodeManagers.Replicas = ptr.To[int32](1)
+		})
+		objs := childrenOf(hc)
+		Eventually(get(objs.NodeManagers)).Should(Succeed())
+		host := fmt.Sprintf("%s-0.%s.%s.svc.cluster.local", objs.NodeManagers.Name, objs.NodeManagers.Name, ns)
+		nodeManagers.answer("198.51.100.30", host)
+		labels := map[string]string{appsv1.ControllerRevisionHashLabelKey: objs.NodeManagers.Name + "-1"}
+		maps.Copy(labels, objs.NodeManagers.Spec.Template.Labels)
+		nm := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: objs.NodeManagers.Name + "-0", Labels: labels},
+			Spec:       corev1.PodSpec{NodeName: "worker-a", Containers: []corev1.Container{{Name: string(hadoop.NodeManager), Image: "hadoop"}}},
+		}
+		Expect(k8sClient.Create(ctx, nm)).To(Succeed())
+		markReadyAt(nm, "198.51.100.30")
+		// The StatefulSet controller reports the pod ready, which brings a pass.
+		playStatefulSet(objs.NodeManagers, 1)
+		Eventually(func(g Gomega) []v1alpha1.NodeManagerHost { return fresh(hc)(g).Status.NodeManagerHosts }).Should(ConsistOf(
+			HaveField("YARNHost", host)))
+
+		By("failing its probe while its container runs, then updating the template")
+		Eventually(func(g Gomega) {
+			g.Expect(get(nm)()).To(Succeed())
+			nm.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}}
+			nm.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: string(hadoop.NodeManager), Image: "hadoop", ImageID: "hadoop",
+				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}}}
+			g.Expect(k8sClient.Status().Update(ctx, nm)).To(Succeed())
+		}).Should(Succeed())
+		// The operator's cache holds the hosts status before the template changes, as
+		// it does for a NodeManager that has run for a while.
+		Consistently(get(nm), time.Second, 200*time.Millisecond).Should(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(get(objs.NodeManagers)()).To(Succeed())
+			objs.NodeManagers.Status = appsv1.StatefulSetStatus{ObservedGeneration: objs.NodeManagers.Generation, Replicas: 1,
+				CurrentRevision: objs.NodeManagers.Name + "-1", UpdateRevision: "nm-new"}
+			g.Expect(k8sClient.Status().Update(ctx, objs.NodeManagers)).To(Succeed())
+		}).Should(Succeed())
+
+		By("listing its host in the exclude file and keeping its pod while YARN has not decommissioned it")
+		Eventually(func(g Gomega) {
+			d := fresh(hc)(g).Status.Decommissioning
+			g.Expect(d).NotTo(BeNil())
+			g.Expect(d.Reason).To(Equal(v1alpha1.DecommissionRollingUpdate))
+			g.Expect(d.Nodes).To(ConsistOf(HaveField("NodeID", host+":"+fmt.Sprint(hadoop.PortNMRPC))))
+			g.Expect(get(objs.ConfigMap)()).To(Succeed())
+			g.Expect(objs.ConfigMap.Data[hadoop.FileNodesExclude]).To(ContainSubstring("<name>" + host + "</name>"))
+		}).Should(Succeed())
+		Consistently(get(nm), 3*time.Second, 500*time.Millisecond).Should(Succeed(), "its containers may still run")
+
+	})
+})
+
 // markReady plays the kubelet: the pod runs and is ready, at an address of TEST-NET-1,
 // where nothing answers, so the operator cannot learn a NodeManager's node ID.
 func markReady(pod *corev1.Pod) {

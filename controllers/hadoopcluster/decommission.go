@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,7 +88,7 @@ func (r *Reconciler) followDecommission(ctx context.Context, p *clusterPass, d *
 	hc := p.hc
 	var leaving []leavingNode
 	for _, pod := range pods {
-		n, err := r.leavingNode(ctx, hc, pod, prev)
+		n, err := r.leavingNode(ctx, hc, pod, prev, p.base.Status.NodeManagerHosts)
 		if err != nil {
 			return nil, false, err
 		}
@@ -166,12 +167,16 @@ type leavingNode struct {
 	// nodeID is its YARN node ID as it reported it, or as status remembered it when it
 	// no longer answers (a decommissioned NodeManager exits); empty when neither knows.
 	nodeID string
-	// serving: the pod is ready, so its NodeManager may run containers.
+	// serving: the NodeManager may run containers: its pod is ready, or its container
+	// runs and YARN knows it.
 	serving bool
 }
 
-// leavingNode asks the NodeManager of pod how it registered with YARN.
-func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster, name string, prev *v1alpha1.Decommissioning) (leavingNode, error) {
+// leavingNode asks the NodeManager of pod how it registered with YARN. One whose pod is
+// not ready but whose container runs is known by the host status recorded for its pod:
+// a readiness probe also fails when a NodeManager answers slowly under load, while its
+// containers run on, and such a NodeManager leaves through YARN as a ready one does.
+func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster, name string, prev *v1alpha1.Decommissioning, recorded []v1alpha1.NodeManagerHost) (leavingNode, error) {
 	n := leavingNode{pod: name}
 	if prev != nil {
 		for _, s := range prev.Nodes {
@@ -191,6 +196,12 @@ func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster
 	// NodeManager that answers, or one that is still starting and runs nothing.
 	n.serving = pod.DeletionTimestamp.IsZero() && podReady(pod) && pod.Status.PodIP != ""
 	if !n.serving {
+		if pod.DeletionTimestamp.IsZero() && containerRunning(pod, string(hadoop.NodeManager)) {
+			if n.nodeID == "" {
+				n.nodeID = recordedNodeID(recorded, pod)
+			}
+			n.serving = n.nodeID != ""
+		}
 		return n, nil
 	}
 	id, err := r.YARN.NodeManagerIdentity(ctx, pod.Status.PodIP, hadoop.PortNMWeb)
@@ -198,6 +209,28 @@ func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster
 		n.nodeID = id.ID
 	}
 	return n, nil
+}
+
+// recordedNodeID is the YARN node ID of pod's NodeManager from the hosts status
+// recorded, empty when none is: the host it registered under and the NodeManager's
+// RPC port, which the operator sets.
+func recordedNodeID(recorded []v1alpha1.NodeManagerHost, pod *corev1.Pod) string {
+	for _, h := range recorded {
+		if h.UID == string(pod.UID) && h.YARNHost != "" {
+			return net.JoinHostPort(h.YARNHost, strconv.Itoa(hadoop.PortNMRPC))
+		}
+	}
+	return ""
+}
+
+// containerRunning says whether the pod's container called name runs.
+func containerRunning(pod *corev1.Pod, name string) bool {
+	for _, c := range pod.Status.ContainerStatuses {
+		if c.Name == name {
+			return c.State.Running != nil
+		}
+	}
+	return false
 }
 
 // findNode is the node of YARN node ID id.

@@ -166,8 +166,9 @@ func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error
 }
 
 // trimPod keeps what maps a pod to its cluster, its PodScheduled and Ready conditions,
-// what a decommission asks its NodeManager at (its address), its node (topology.go),
-// and the ResourceManager's scheduler hash (refresh.go).
+// what a decommission asks its NodeManager at (its address) and which of its
+// containers run (decommission.go), its node (topology.go), and the ResourceManager's
+// scheduler hash (refresh.go).
 func trimPod(obj any) (any, error) {
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -189,6 +190,12 @@ func trimPod(obj any) (any, error) {
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodScheduled || c.Type == corev1.PodReady {
 			out.Status.Conditions = append(out.Status.Conditions, corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message})
+		}
+	}
+	for _, c := range pod.Status.ContainerStatuses {
+		if c.State.Running != nil {
+			out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, corev1.ContainerStatus{
+				Name: c.Name, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}})
 		}
 	}
 	return out, nil

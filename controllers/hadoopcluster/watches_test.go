@@ -14,7 +14,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressAndNode(t *testing.T) {
+func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressRunningContainersAndNode(t *testing.T) {
 	scheduled := corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, Message: "0/3 nodes are available"}
 	ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse}
 	pod := &corev1.Pod{
@@ -30,6 +30,11 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressAndNode(t *testing.T) 
 			Phase:      corev1.PodPending,
 			PodIP:      "10.1.2.3",
 			Conditions: []corev1.PodCondition{ready, {Type: corev1.ContainersReady, Status: corev1.ConditionFalse}, scheduled},
+			ContainerStatuses: []corev1.ContainerStatus{
+				{Name: "nodemanager", Image: "hadoop", RestartCount: 2,
+					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.Now()}}},
+				{Name: "sidecar", State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}},
+			},
 		},
 	}
 	got, err := trimPod(pod)
@@ -39,8 +44,9 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressAndNode(t *testing.T) 
 	want := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "a-nodemanager-0", ResourceVersion: "7", Labels: pod.Labels,
 			Annotations: map[string]string{hadoop.SchedulerHashAnnotation: "0123"}},
-		Spec:   corev1.PodSpec{NodeName: "worker-a"},
-		Status: corev1.PodStatus{PodIP: "10.1.2.3", Conditions: []corev1.PodCondition{ready, scheduled}},
+		Spec: corev1.PodSpec{NodeName: "worker-a"},
+		Status: corev1.PodStatus{PodIP: "10.1.2.3", Conditions: []corev1.PodCondition{ready, scheduled},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "nodemanager", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("trimPod = %+v, want %+v", got, want)
