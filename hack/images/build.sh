@@ -8,7 +8,8 @@
 #             images/hadoop/assemble.sh, the same script images/hadoop/Dockerfile runs
 #   ceph      Ceph 18.2 from Debian trixie with the rook binary, for the local Rook,
 #             completed by images/ceph/assemble.sh as images/ceph/Dockerfile does
-# An image whose inputs did not change since its archive was written is not rebuilt.
+# An image whose inputs and reference did not change since its archive was written is
+# not rebuilt.
 #
 # Usage: build.sh [pause|operator|hadoop|ceph|all]...   (default: all)
 set -Eeuo pipefail
@@ -36,7 +37,7 @@ pack() {
 	umoci config --image "${layout}:${tag}" --created "${CREATED}" --history.created "${CREATED}" \
 		--os linux --architecture "${ARCH}" "$@"
 	digest="$(oci_archive "${layout}" "${tag}" "${ref}" "${IMAGES_OUT}/${name}.tar")"
-	echo "${hash}" >"${IMAGES_OUT}/${name}.inputs"
+	inputs_line "${name}" "${hash}" >"${IMAGES_OUT}/${name}.inputs"
 	log "built ${name}: ${ref} ${digest} ($(du -h "${IMAGES_OUT}/${name}.tar" | cut -f1) archive)"
 }
 
@@ -335,7 +336,7 @@ build_ceph() {
 		declare -f build_ceph
 		mmdebstrap --version
 		hash_tree "${rook}" "${CEPH_SRC}/assemble.sh" "${CEPH_SRC}/Dockerfile" "${HCO_IMAGES_DIR}/lib.sh" \
-			"${HCO_IMAGES_DIR}/images.env" "${BASH_SOURCE[0]}"
+			"${BASH_SOURCE[0]}"
 	} | sha256sum | cut -d' ' -f1)"
 	if up_to_date ceph "${hash}" && [[ "${HCO_REFRESH_BASE:-0}" != 1 ]]; then
 		log "have ceph ($(image_ref ceph)), inputs unchanged"
@@ -374,7 +375,7 @@ build_ceph() {
 	umoci config --image "${layout}:$(image_tag ceph)" --created "${CREATED}" --history.created "${CREATED}" \
 		--os linux --architecture "${ARCH}" "${config[@]}"
 	oci_archive "${layout}" "$(image_tag ceph)" "$(image_ref ceph)" "${IMAGES_OUT}/ceph.tar" >/dev/null
-	echo "${hash}" >"${IMAGES_OUT}/ceph.inputs"
+	inputs_line ceph "${hash}" >"${IMAGES_OUT}/ceph.inputs"
 	log "built ceph: $(image_ref ceph) (Ceph ${version}, Rook ${ROOK_VERSION}; $(du -h "${IMAGES_OUT}/ceph.tar" | cut -f1) archive)"
 }
 

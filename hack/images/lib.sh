@@ -69,9 +69,19 @@ hash_tree() {
 	done | sha256sum | cut -d' ' -f1
 }
 
-# up_to_date NAME HASH: the archive of NAME exists and was built from inputs with HASH.
+# inputs_line NAME HASH prints what NAME's .inputs file records: the hash of its
+# inputs and its reference. The reference is in the archive (the tag in the layout, the
+# name containerd imports it under), and a tag follows the chart's appVersion, so an
+# archive of unchanged inputs is made again when images.env gives it a new tag.
+inputs_line() {
+	echo "$2 $(image_ref "$1")"
+}
+
+# up_to_date NAME HASH: the archive of NAME exists and was built from inputs with HASH,
+# under the reference images.env gives it now.
 up_to_date() {
-	[[ -f "${IMAGES_OUT}/$1.tar" && -f "${IMAGES_OUT}/$1.inputs" && "$(cat "${IMAGES_OUT}/$1.inputs")" == "$2" ]]
+	[[ -f "${IMAGES_OUT}/$1.tar" && -f "${IMAGES_OUT}/$1.inputs" &&
+		"$(cat "${IMAGES_OUT}/$1.inputs")" == "$(inputs_line "$1" "$2")" ]]
 }
 
 # dockerfile_config DOCKERFILE ARCH prints the umoci config options for what the last

@@ -466,73 +466,26 @@ func TestSchemaRefusesBadValues(t *testing.T) {
 	}
 }
 
-// The default Hadoop image belongs to the same release as the operator, and the
-// kustomize manifests in config/ default to the same image as the chart.
-func TestDefaultImages(t *testing.T) {
-	var chart struct {
-		AppVersion string `json:"appVersion"`
-	}
-	if err := yaml.Unmarshal(readFile(t, "charts", "hadoop-ceph-operator", "Chart.yaml"), &chart); err != nil {
-		t.Fatal(err)
-	}
-	hadoopImage := chartValues(t)["hadoopImage"].(string)
-	if !strings.HasSuffix(hadoopImage, ":3.4.2-"+chart.AppVersion) {
-		t.Errorf("values.yaml hadoopImage %s is not the Hadoop 3.4.2 image of appVersion %s", hadoopImage, chart.AppVersion)
-	}
-	image := manager(t, render(t)).Image
-	if !strings.HasSuffix(image, ":"+chart.AppVersion) {
-		t.Errorf("default operator image %s is not tagged with appVersion %s", image, chart.AppVersion)
-	}
-
-	var kustomization struct {
-		Images []struct {
-			Name    string `json:"name"`
-			NewName string `json:"newName"`
-			NewTag  string `json:"newTag"`
-		} `json:"images"`
-	}
-	if err := yaml.Unmarshal(readFile(t, "config", "manager", "kustomization.yaml"), &kustomization); err != nil {
-		t.Fatal(err)
-	}
-	if i := kustomization.Images; len(i) != 1 || i[0].NewName+":"+i[0].NewTag != image {
-		t.Errorf("config/manager/kustomization.yaml sets images %+v, want %s, the chart's default", i, image)
-	}
-
-	var kustomized *appsv1.Deployment
-	for doc := range strings.SplitSeq(string(readFile(t, "config", "manager", "manager.yaml")), "\n---\n") {
-		d := &appsv1.Deployment{}
-		if err := yaml.Unmarshal([]byte(doc), d); err != nil {
-			t.Fatal(err)
-		}
-		if d.Kind == "Deployment" {
-			kustomized = d
-		}
-	}
-	if kustomized == nil {
-		t.Fatal("config/manager/manager.yaml holds no Deployment")
-	}
-	if args := kustomized.Spec.Template.Spec.Containers[0].Args; !slices.Contains(args, "--hadoop-image="+hadoopImage) {
-		t.Errorf("config/manager/manager.yaml args %q lack --hadoop-image=%s, the chart's default", args, hadoopImage)
-	}
-}
-
 // The values the local cluster installs the chart with pass its schema and give the
-// manager the images in the cluster's registry, by digest (as
-// hack/local/install-operator.sh splits them), and otherwise the chart's defaults: the
-// pod network, IfNotPresent, and the API server where Kubernetes says it is (no
-// address of its own).
+// manager the images of hack/images/images.env in the cluster's registry, by digest
+// (as hack/local/up.sh names them and hack/local/install-operator.sh splits them), and
+// otherwise the chart's defaults: the pod network, IfNotPresent, and the API server
+// where Kubernetes says it is (no address of its own).
 func TestLocalClusterValues(t *testing.T) {
 	const (
-		digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-		hadoop = "10.118.0.1:5000/hadoop-ceph-hadoop:3.4.2-dev@" + digest
+		registry = "10.118.0.1:5000/"
+		digest   = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	)
+	images := imagesEnv(t)
+	operator := registry + strings.TrimPrefix(images["OPERATOR_IMAGE"], "localhost/")
+	hadoop := registry + strings.TrimPrefix(images["HADOOP_IMAGE"], "localhost/") + "@" + digest
 	ms := render(t, "--values", filepath.Join(repoRoot, "hack", "local", "operator-values.yaml"),
-		"--set-string", "image.repository=10.118.0.1:5000/hadoop-ceph-operator",
-		"--set-string", "image.tag=dev@"+digest,
+		"--set-string", "image.repository="+imageRepository(operator),
+		"--set-string", "image.tag="+imageTag(operator)+"@"+digest,
 		"--set-string", "hadoopImage="+hadoop)
 	d := deployment(t, ms)
 	c := manager(t, ms)
-	if want := "10.118.0.1:5000/hadoop-ceph-operator:dev@" + digest; c.Image != want || c.ImagePullPolicy != corev1.PullIfNotPresent {
+	if want := operator + "@" + digest; c.Image != want || c.ImagePullPolicy != corev1.PullIfNotPresent {
 		t.Errorf("image %s pulled %s, want %s, IfNotPresent", c.Image, c.ImagePullPolicy, want)
 	}
 	if !slices.Contains(c.Args, "--hadoop-image="+hadoop) {
