@@ -47,7 +47,7 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods for the API types.
 
 .PHONY: manifests
 manifests: $(CONTROLLER_GEN) ## Generate CRDs (with field descriptions, for kubectl explain), RBAC and the API reference (docs/api).
-	$(CONTROLLER_GEN) crd rbac:roleName=manager-role \
+	$(CONTROLLER_GEN) crd rbac:roleName=hadoop-ceph-operator-manager \
 		paths=./api/... paths=./controllers/... \
 		output:crd:artifacts:config=config/crd/bases \
 		output:rbac:artifacts:config=config/rbac
@@ -80,6 +80,9 @@ $(HELM):
 	hack/tools/install.sh helm
 $(GOLANGCI_LINT):
 	hack/tools/install.sh golangci-lint
+# kubectl alone, for `kubectl kustomize` in the chart tests, without the rest of envtest.
+$(ENVTEST_ASSETS)/kubectl:
+	hack/tools/envtest-assets.sh kubectl >/dev/null
 
 .PHONY: envtest-assets
 envtest-assets: ## Build kube-apiserver, etcd and kubectl for envtest (cached).
@@ -104,15 +107,15 @@ test-hack: ## Tests of the Python in hack/ (the benchmark reports' record reader
 test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.
 	hack/verify-generated.sh
 	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) ROOK_CRDS=$$(hack/rook-crds.sh) PROMETHEUS_CRDS=$$(hack/prometheus-crds.sh) HELM=$(HELM) \
-		go test -count=1 ./... -timeout 20m
+		KUBECTL=$(ENVTEST_ASSETS)/kubectl go test -count=1 ./... -timeout 20m
 
 .PHONY: test-unit
 test-unit: ## Operator unit tests only (no API server, no chart).
 	go test -count=1 $$(go list ./... | grep -v -e '/controllers$$' -e /api/ -e /test/ -e /internal/plugin)
 
 .PHONY: test-chart
-test-chart: manifests $(HELM) ## Helm chart: lint and rendered-template tests.
-	HELM=$(HELM) go test -count=1 ./test/chart/...
+test-chart: manifests $(HELM) $(ENVTEST_ASSETS)/kubectl ## Helm chart: lint, rendered-template tests, and config/default's parity with it.
+	HELM=$(HELM) KUBECTL=$(ENVTEST_ASSETS)/kubectl go test -count=1 ./test/chart/...
 
 .PHONY: helm-lint
 helm-lint: $(HELM) ## helm lint --strict on the chart.

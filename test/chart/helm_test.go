@@ -1,5 +1,7 @@
 // Package chart tests the Helm chart in charts/hadoop-ceph-operator by rendering it with
-// the helm binary named by $HELM and reading the result as Kubernetes objects.
+// the helm binary named by $HELM and reading the result as Kubernetes objects, and
+// compares it with the kustomize manifests in config/default, which the kubectl named by
+// $KUBECTL builds.
 package chart
 
 import (
