@@ -712,7 +712,7 @@ case "${1:-}" in
 esac
 
 require_root
-warn_untested_host
+check_host
 take_cluster_lock
 started_at=$SECONDS
 
