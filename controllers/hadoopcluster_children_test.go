@@ -55,7 +55,7 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			Expect(value).NotTo(ContainSubstring(testKey), "the key must never land in the ConfigMap")
 		}
 		Expect(owner.Status.ConfigHash).To(Equal(want.ConfigHash))
-		Expect(objs.Topology.Data).To(Equal(hadoop.TopologyConfigMap(owner, nil, nil).Data), "no NodeManager has answered")
+		Expect(objs.Topology.Data).To(Equal(hadoop.TopologyConfigMap(owner, nil, nil, hadoop.RackTable(nil, nil, nil)).Data), "no NodeManager has answered")
 		built := []*appsv1.StatefulSet{want.ResourceManager, want.NodeManagers, want.JobHistory}
 		for i, sts := range objs.StatefulSets() {
 			template := sts.Spec.Template

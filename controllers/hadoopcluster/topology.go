@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -61,7 +62,17 @@ func (r *Reconciler) reconcileTopology(ctx context.Context, p *clusterPass) erro
 	if p.built == nil {
 		return nil
 	}
-	cm := hadoop.TopologyConfigMap(hc, hosts, r.crushHostNames(ctx, hosts))
+	// Every pod of the cluster, not only the NodeManagers: on the host network a node's
+	// address may resolve back to the DNS name of any pod there, the ResourceManager's
+	// among them, and a NodeManager registers under what it resolves to.
+	nodes, all := &corev1.NodeList{}, &corev1.PodList{}
+	if err := r.workloads.List(ctx, nodes); err != nil {
+		return p.Failed(v1alpha1.ConditionConfigReady, err)
+	}
+	if err := r.workloads.List(ctx, all, client.InNamespace(hc.Namespace), client.MatchingLabels{hadoop.LabelInstance: hc.Name}); err != nil {
+		return p.Failed(v1alpha1.ConditionConfigReady, err)
+	}
+	cm := hadoop.TopologyConfigMap(hc, hosts, r.crushHostNames(ctx, hosts), hadoop.RackTable(nodes.Items, all.Items, hosts))
 	outcome, err := r.applyChild(ctx, p, cm)
 	switch {
 	case err != nil:

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -87,6 +88,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.Service{}, builder.OnlyMetadata).
 		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
 		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
+		Owns(&rbacv1.Role{}, builder.OnlyMetadata).
+		Owns(&rbacv1.RoleBinding{}, builder.OnlyMetadata).
 		Owns(&policyv1.PodDisruptionBudget{}, builder.OnlyMetadata, builder.WithPredicates(appliedChanged)).
 		Owns(&networkingv1.NetworkPolicy{}, builder.OnlyMetadata).
 		Watches(&v1alpha1.StorageBackend{}, handler.EnqueueRequestsFromMapFunc(r.byStorageBackend), builder.WithPredicates(backendChanged)).
@@ -202,8 +205,9 @@ func trimPod(obj any) (any, error) {
 }
 
 // trimNode keeps the extended resources a node offers: those with a domain, which
-// cpu, memory, pods, ephemeral-storage and hugepages have not; and its host name
-// label, after which Rook names its CRUSH host (topology.go).
+// cpu, memory, pods, ephemeral-storage and hugepages have not; its host name label,
+// after which Rook names its CRUSH host, and its rack labels and addresses, which the
+// rack table lists (topology.go).
 func trimNode(obj any) (any, error) {
 	node, ok := obj.(*corev1.Node)
 	if !ok {
@@ -214,9 +218,16 @@ func trimNode(obj any) (any, error) {
 		UID:             node.UID,
 		ResourceVersion: node.ResourceVersion,
 	}}
-	if h, ok := node.Labels[corev1.LabelHostname]; ok {
-		out.Labels = map[string]string{corev1.LabelHostname: h}
+	for _, l := range append([]string{corev1.LabelHostname}, hadoop.RackLabels...) {
+		if v, ok := node.Labels[l]; ok {
+			if out.Labels == nil {
+				out.Labels = map[string]string{}
+			}
+			out.Labels[l] = v
+		}
 	}
+	// The names a NodeManager on the host network may register with (hadoop.RackTable).
+	out.Status.Addresses = node.Status.Addresses
 	// Whether the node was lost (internal/fencing).
 	for _, t := range node.Spec.Taints {
 		if t.Key == fencing.OutOfServiceTaint {
@@ -248,14 +259,16 @@ func schedulingChanged() predicate.TypedPredicate[*corev1.Pod] {
 }
 
 // nodeChanged passes nodes that come or go, or whose extended resources, host name
-// label or loss (internal/fencing) changed, and not the heartbeats that make up most
-// node updates.
+// label, rack, addresses or loss (internal/fencing) changed, and not the heartbeats
+// that make up most node updates.
 func nodeChanged() predicate.TypedPredicate[*corev1.Node] {
 	return predicate.TypedFuncs[*corev1.Node]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Node]) bool {
 		oldLost, _ := fencing.NodeLost(e.ObjectOld, e.ObjectOld.Name)
 		newLost, _ := fencing.NodeLost(e.ObjectNew, e.ObjectNew.Name)
 		return !equality.Semantic.DeepEqual(e.ObjectOld.Status.Allocatable, e.ObjectNew.Status.Allocatable) ||
 			e.ObjectOld.Labels[corev1.LabelHostname] != e.ObjectNew.Labels[corev1.LabelHostname] ||
+			hadoop.NodeRack(e.ObjectOld) != hadoop.NodeRack(e.ObjectNew) ||
+			!equality.Semantic.DeepEqual(e.ObjectOld.Status.Addresses, e.ObjectNew.Status.Addresses) ||
 			oldLost != newLost
 	}}
 }
@@ -300,6 +313,20 @@ func (r *Reconciler) byNetworkAttachment(ctx context.Context, obj client.Object)
 	return append(reqs, r.byRookObject(ctx, obj)...)
 }
 
+// allClusters lists every HadoopCluster the operator watches.
+func (r *Reconciler) allClusters(ctx context.Context) []reconcile.Request {
+	list := &v1alpha1.HadoopClusterList{}
+	if err := r.List(ctx, list); err != nil {
+		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event")
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for i := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+	}
+	return reqs
+}
+
 func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Request {
 	name := pod.Labels[hadoop.LabelInstance]
 	if name == "" {
@@ -308,11 +335,14 @@ func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Reque
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: pod.Namespace, Name: name}}}
 }
 
-// byNode maps a node to the clusters that ask for an extended resource it offers, and
-// to those with pods on it, whose sessions are fenced when the node is lost. An update
-// maps both the old and the new node, so clusters also hear of resources that went
-// away.
+// byNode maps a node to the clusters that ask for an extended resource it offers, to
+// those with pods on it, whose sessions are fenced when the node is lost, and, when it
+// has a rack, to every cluster, whose rack table lists it. An update maps both the old
+// and the new node, so clusters also hear of resources and racks that went away.
 func (r *Reconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
+	if hadoop.NodeRack(node) != "" {
+		return r.allClusters(ctx)
+	}
 	var reqs []reconcile.Request
 	for name := range node.Status.Allocatable {
 		reqs = append(reqs, r.clustersBy(ctx, indexes.ExtendedResource, string(name))...)

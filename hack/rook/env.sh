@@ -22,6 +22,8 @@ ROOK_DATA_DIR="$ROOK_DIR/data"
 # Sparse files behind the OSDs' loop devices: osd-0.img, osd-1.img, osd-2.img.
 ROOK_OSD_DIR="$ROOK_DIR/osd"
 ROOK_OSD_COUNT=3
+# The node label Rook builds each host's CRUSH rack from (place_racks in up.sh).
+ROOK_RACK_LABEL=topology.rook.io/rack
 # Bluestore takes space from the file as data arrives and does not give it back; 8 GB
 # each holds the suite's and the demo's data many times over.
 ROOK_OSD_SIZE_GB="${HCO_ROOK_OSD_SIZE_GB:-8}"

@@ -46,6 +46,24 @@ read_nodes() {
 	((${#NODE_NAMES[@]} > 0)) || die "the local Kubernetes has no nodes"
 }
 
+# place_racks puts the nodes in racks, as a data centre's nodes are, before Rook builds
+# CRUSH from their labels: the first half (rounded up, the first node among them) in
+# rack.a, the rest in rack.b. On three nodes one worker shares the first node's rack and
+# the other has one of its own, so that a map can be node-local, rack-local or
+# off-rack. The dot is there on purpose: Rook's CRUSH names and the operator's YARN
+# racks both make it a dash (rack-a). A label already there is left alone: racks
+# change under Rook only with its OSDs re-made (docs/storage.md).
+place_racks() {
+	local i rack current n=${#NODE_NAMES[@]}
+	for ((i = 0; i < n; i++)); do
+		current="$(kubectl get node "${NODE_NAMES[$i]}" -o jsonpath="{.metadata.labels.${ROOK_RACK_LABEL//./\\.}}")"
+		[[ -z "$current" ]] || continue
+		rack=rack.b
+		((i < (n + 1) / 2)) && rack=rack.a
+		kubectl label node "${NODE_NAMES[$i]}" "$ROOK_RACK_LABEL=$rack" >/dev/null
+	done
+}
+
 # forget_stale_state removes OSD files and a data directory left by a Rook whose
 # Kubernetes objects are gone (hack/cluster/down.sh without hack/rook/down.sh): a new
 # CephCluster would find OSDs of another cluster on the devices and refuse them.
@@ -275,6 +293,7 @@ ensure_debs jq util-linux ceph-common
 require_cluster
 read_nodes
 check_nodes
+place_racks
 images
 install_operator
 forget_stale_state

@@ -5,6 +5,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -15,7 +16,10 @@ type Objects struct {
 	ConfigHash string
 
 	ServiceAccount *corev1.ServiceAccount
-	ConfigMap      *corev1.ConfigMap
+	// TopologyReader and its binding let the ResourceManager read the rack table.
+	TopologyReader        *rbacv1.Role
+	TopologyReaderBinding *rbacv1.RoleBinding
+	ConfigMap             *corev1.ConfigMap
 	// NetworkPolicies are empty when spec.access.networkPolicies is false; the caller
 	// deletes the operator's (NetworkPolicyName) if they exist.
 	NetworkPolicies        []*networkingv1.NetworkPolicy
@@ -53,6 +57,8 @@ func Build(in Input) (*Objects, error) {
 	o := &Objects{
 		ConfigHash:              hash,
 		ServiceAccount:          ServiceAccount(hc),
+		TopologyReader:          TopologyReaderRole(hc),
+		TopologyReaderBinding:   TopologyReaderRoleBinding(hc),
 		ConfigMap:               cm,
 		NetworkPolicies:         NetworkPolicies(in),
 		ResourceManager:         ResourceManagerStatefulSet(in, hash),
@@ -75,7 +81,7 @@ func Build(in Input) (*Objects, error) {
 // before the pods that mount it, the NetworkPolicies before the pods they protect,
 // Services before the StatefulSets that name them.
 func (o *Objects) List() []client.Object {
-	out := []client.Object{o.ServiceAccount, o.ConfigMap}
+	out := []client.Object{o.ServiceAccount, o.TopologyReader, o.TopologyReaderBinding, o.ConfigMap}
 	for _, np := range o.NetworkPolicies {
 		out = append(out, np)
 	}

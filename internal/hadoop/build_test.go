@@ -149,7 +149,7 @@ func TestListOrder(t *testing.T) {
 		kinds = append(kinds, o.GetObjectKind().GroupVersionKind().Kind+"/"+o.GetName())
 	}
 	want := []string{
-		"ServiceAccount/analytics-hadoop", "ConfigMap/analytics-config",
+		"ServiceAccount/analytics-hadoop", "Role/analytics-topology-reader", "RoleBinding/analytics-topology-reader", "ConfigMap/analytics-config",
 		"NetworkPolicy/analytics-resourcemanager", "NetworkPolicy/analytics-nodemanager", "NetworkPolicy/analytics-jobhistory",
 		"Service/analytics-resourcemanager", "Service/analytics-resourcemanager-headless", "StatefulSet/analytics-resourcemanager",
 		"Service/analytics-nodemanager", "StatefulSet/analytics-nodemanager", "PodDisruptionBudget/analytics-nodemanager",

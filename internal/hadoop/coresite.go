@@ -97,6 +97,11 @@ func CoreSite(in Input) map[string]string {
 	if in.metricsEnabled() {
 		generated[KeyPrometheusEndpoint] = "true"
 	}
+	if in.rackMapping() {
+		generated[keySwitchMapping] = RackMappingClass
+		generated[KeyRacksFile] = TopologyDir + "/" + FileRacks
+		generated[KeyRacksConfigMap] = hc.Namespace + "/" + TopologyConfigMapName(hc)
+	}
 	return merged(generated, hc.Spec.Config.CoreSite)
 }
 

@@ -33,6 +33,11 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 	if in.Storage.HandOverRoot {
 		init = []corev1.Container{handOverRootContainer(in)}
 	}
+	volumes, mounts := []corev1.Volume{schedulerVolume(in)}, []corev1.VolumeMount{schedulerMount()}
+	if in.rackMapping() {
+		// The token reads the rack table (racks.go).
+		volumes, mounts = append(volumes, apiTokenVolume()), append(mounts, apiTokenMount())
+	}
 	sts := statefulSet(in, ptr.To[int32](1), role{
 		component:      ResourceManager,
 		command:        StartResourceManager,
@@ -45,8 +50,8 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 		rpcPort:        PortRMClient,
 		hostNetwork:    in.Cluster.Spec.Network.HostNetwork,
 		initContainers: init,
-		volumes:        []corev1.Volume{schedulerVolume(in)},
-		mounts:         []corev1.VolumeMount{schedulerMount()},
+		volumes:        volumes,
+		mounts:         mounts,
 		sidecars:       []corev1.Container{schedulerRefresher(in)},
 	}, configHash)
 	// The operator replaces the ResourceManager's pod itself, after the NodeManagers

@@ -45,10 +45,10 @@ func CRUSHHostNames(node *corev1.Node) []string {
 	return names
 }
 
-// TopologyConfigMap holds FileTopologyHosts of the NodeManagers in hosts; names gives
-// the CRUSH host names of each node (CRUSHHostNames), and a node not in it is known by
-// its own name.
-func TopologyConfigMap(hc *v1alpha1.HadoopCluster, hosts []v1alpha1.NodeManagerHost, names map[string][]string) *corev1.ConfigMap {
+// TopologyConfigMap holds FileTopologyHosts of the NodeManagers in hosts, where names
+// gives the CRUSH host names of each node (CRUSHHostNames) and a node not in it is
+// known by its own name, and the rack table (RackTable).
+func TopologyConfigMap(hc *v1alpha1.HadoopCluster, hosts []v1alpha1.NodeManagerHost, names map[string][]string, racks string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -56,7 +56,7 @@ func TopologyConfigMap(hc *v1alpha1.HadoopCluster, hosts []v1alpha1.NodeManagerH
 			Namespace: hc.Namespace,
 			Labels:    clusterLabels(hc),
 		},
-		Data: map[string]string{FileTopologyHosts: TopologyHosts(hosts, names)},
+		Data: map[string]string{FileTopologyHosts: TopologyHosts(hosts, names), FileRacks: racks},
 	}
 }
 

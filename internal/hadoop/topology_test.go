@@ -24,7 +24,7 @@ func TestTopologyConfigMap(t *testing.T) {
 		{Pod: "analytics-nodemanager-3", UID: "d4", NodeName: "worker-c", YARNHost: "10.20.0.13"},
 	}
 	names := map[string][]string{"worker-a": {"worker-a"}, "worker-c": {"worker-c.example.com", "worker-c"}}
-	golden.Assert(t, "topology/configmap-analytics-topology.yaml", golden.YAML(t, TopologyConfigMap(hc, hosts, names)))
+	golden.Assert(t, "topology/configmap-analytics-topology.yaml", golden.YAML(t, TopologyConfigMap(hc, hosts, names, RackTable(nil, nil, nil))))
 }
 
 // Rook names a CRUSH host after the node's host name label, dots replaced by dashes;

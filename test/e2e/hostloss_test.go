@@ -66,6 +66,7 @@ func expectNodeManagerPerNode(hc *v1alpha1.HadoopCluster) {
 	GinkgoWriter.Printf("YARN's NodeManagers: %v\n", slices.Sorted(maps.Keys(hosts)))
 	Expect(hosts).To(HaveLen(len(want)), "each NodeManager registered under a host of its own: %v", registered)
 	expectTopologyOfYARN(hc)
+	expectRacks(hc)
 }
 
 // localCluster runs the local cluster's launcher (cmd/local-cluster), which stops and

@@ -35,8 +35,13 @@ const localityObjectSize = 16 << 20
 //     file, against the CRUSH hosts each split names);
 //   - every attempt YARN calls NODE_LOCAL ran on a NodeManager whose node is one of
 //     its split's CRUSH hosts, so it read a copy on its own node;
-//   - the NODE_LOCAL attempts are as many as the job's DATA_LOCAL_MAPS counter, and
-//     there is at least one.
+//   - every attempt ran in the rack YARN gives its node, which is the node's rack
+//     label (expectRacks checks it against CRUSH);
+//   - every attempt YARN calls RACK_LOCAL ran on a node that holds no copy of its
+//     split, in a rack that holds one, and every OFF_SWITCH attempt in a rack that
+//     holds none;
+//   - the NODE_LOCAL and RACK_LOCAL attempts are as many as the job's DATA_LOCAL_MAPS
+//     and RACK_LOCAL_MAPS counters, and there is at least one NODE_LOCAL.
 func expectDataLocalMaps(hc *v1alpha1.HadoopCluster, fsName, pool string, run *v1alpha1.BenchmarkRun) {
 	GinkgoHelper()
 	attempts := teraSortMapAttempts(hc, fsName)
@@ -72,10 +77,11 @@ func expectDataLocalMaps(hc *v1alpha1.HadoopCluster, fsName, pool string, run *v
 		}
 	}
 
-	By("matching every split's reported hosts with Ceph's, and every data-local attempt with its node")
+	By("matching every split's reported hosts with Ceph's, and every attempt's locality with its node and rack")
 	nodeOfHost := nodeManagerNodes(hc)
+	rackOf := crushRacks()
 	reported := map[string]string{}
-	dataLocal, rackLocal := 0, 0
+	dataLocal, rackLocal, offRack := 0, 0, 0
 	for _, a := range attempts {
 		var crush []string
 		for _, h := range a.SplitLocations {
@@ -84,12 +90,17 @@ func expectDataLocalMaps(hc *v1alpha1.HadoopCluster, fsName, pool string, run *v
 			}
 		}
 		reported[a.Task] = hostSet(crush)
+		var splitRacks []string
+		for _, h := range crush {
+			splitRacks = append(splitRacks, rackOf[h])
+		}
 		node := nodeOfHost(a.Host)
-		GinkgoWriter.Printf("%s %s: split on %v (CRUSH %s), ran on %s (node %s, CRUSH %s): %s\n",
-			a.Attempt, a.Status, a.SplitLocations, reported[a.Task], a.Host, node.Name, crushHostOf(node), a.Locality)
+		GinkgoWriter.Printf("%s %s: split on %v (CRUSH %s, racks %s), ran on %s (node %s, CRUSH %s, rack %s): %s\n",
+			a.Attempt, a.Status, a.SplitLocations, reported[a.Task], hostSet(splitRacks), a.Host, node.Name, crushHostOf(node), a.Rack, a.Locality)
 		if a.Status != "SUCCEEDED" {
 			continue
 		}
+		Expect(a.Rack).To(Equal(hadoop.NodeRack(&node)), "%s ran in the rack of node %s", a.Attempt, node.Name)
 		switch a.Locality {
 		case "NODE_LOCAL":
 			dataLocal++
@@ -97,6 +108,11 @@ func expectDataLocalMaps(hc *v1alpha1.HadoopCluster, fsName, pool string, run *v
 			Expect(crush).To(ContainElement(crushHostOf(node)), "%s ran on %s, which holds a copy of its split", a.Attempt, node.Name)
 		case "RACK_LOCAL":
 			rackLocal++
+			Expect(crush).NotTo(ContainElement(crushHostOf(node)), "%s is rack-local, so %s holds no copy of its split", a.Attempt, node.Name)
+			Expect(splitRacks).To(ContainElement(a.Rack), "%s ran in a rack that holds a copy of its split", a.Attempt)
+		case "OFF_SWITCH":
+			offRack++
+			Expect(splitRacks).NotTo(ContainElement(a.Rack), "%s is off-rack, so its rack holds no copy of its split", a.Attempt)
 		}
 	}
 	var splits []string
@@ -109,8 +125,8 @@ func expectDataLocalMaps(hc *v1alpha1.HadoopCluster, fsName, pool string, run *v
 	Expect(dataLocal).To(BeNumerically(">", 0), "data-local maps")
 	Expect(int64(dataLocal)).To(Equal(counters.DataLocalMaps), "NODE_LOCAL attempts against DATA_LOCAL_MAPS")
 	Expect(int64(rackLocal)).To(Equal(counters.RackLocalMaps), "RACK_LOCAL attempts against RACK_LOCAL_MAPS")
-	AddReportEntry("data-local maps of a TeraSort over 16 MiB objects with two copies on three hosts",
-		fmt.Sprintf("%d of %d", dataLocal, len(reported)))
+	AddReportEntry("data-local, rack-local and off-rack maps of a TeraSort over 16 MiB objects with two copies on three hosts in two racks",
+		fmt.Sprintf("%d, %d and %d of %d", dataLocal, rackLocal, offRack, len(reported)))
 }
 
 // teraSortMapAttempts reads the map attempts of the cluster's one TeraSort job from its

@@ -215,7 +215,7 @@ func rookBackendSpecs() {
 }
 
 func rookTeraSortSpecs() {
-	It("runs a TeraSort on a HadoopCluster on the replicated backend, with two NodeManagers on the pod network, whose data-local maps each ran on a node that holds a copy of its split, as Ceph places it", func() {
+	It("runs a TeraSort on a HadoopCluster on the replicated backend, with two NodeManagers on the pod network in two racks that YARN and CRUSH agree on, whose data-local maps each ran on a node that holds a copy of its split, as Ceph places it, and whose rack-local maps each ran in a rack that holds one", func() {
 		waitForCluster(rookReplicatedCluster)
 		run := newTeraSortOn("terasort-rook-replicated", rookReplicatedCluster)
 		// Its input stays for the locality check; the backend's deletion removes it.
@@ -225,10 +225,11 @@ func rookTeraSortSpecs() {
 		rookTeraGenChecksum = cleanTeraSort(run)
 		hc := &v1alpha1.HadoopCluster{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
+		expectRacks(hc)
 		expectDataLocalMaps(hc, rookReplicatedFS, rookReplicatedFS+"-"+rook.DataPoolReplicated, run)
 	})
 
-	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under a host of its own that the operator maps to its node, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
+	It("runs the same TeraSort on the erasure-coded backend with a NodeManager on every node, each registered in YARN under a host of its own that the operator maps to its node and in its node's rack, with the same checksums and raw used over stored of 1.5 ± 5% on the EC pool, read from Ceph", func() {
 		hc := newSpreadCluster(rookECCluster, rookECBackend)
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		waitForCluster(rookECCluster)

@@ -151,10 +151,18 @@ final class CephBlockLocator {
     return null;
   }
 
+  /**
+   * The OSD's rack and host as a topology path. The rack is its CRUSH rack, else its
+   * zone: the buckets Rook builds from the node labels the operator gives YARN's racks
+   * from, so that both name one rack alike.
+   */
   private String topologyOf(int osd, String host) {
-    for (Bucket b : crushLocation(osd)) {
-      if ("rack".equals(b.getType())) {
-        return "/" + b.getName() + "/" + host;
+    Bucket[] location = crushLocation(osd);
+    for (String type : new String[] {"rack", "zone"}) {
+      for (Bucket b : location) {
+        if (type.equals(b.getType())) {
+          return "/" + b.getName() + "/" + host;
+        }
       }
     }
     return "/default-rack/" + host;

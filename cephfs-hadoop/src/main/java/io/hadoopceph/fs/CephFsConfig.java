@@ -36,10 +36,24 @@ public final class CephFsConfig {
   public static final String RSTATS_CONTENT_SUMMARY = "fs.ceph.content.summary.rstats";
   public static final String LOCALITY_HOSTS_FILE = "fs.ceph.locality.hosts.file";
 
+  // Read by KubernetesRackMapping, not by the file system.
+  /** The host to rack table as a file, such as a mounted ConfigMap. */
+  public static final String TOPOLOGY_RACKS_FILE = "fs.ceph.topology.racks.file";
+  /** {@code <namespace>/<name>} of the ConfigMap whose data key {@code racks} is the table, read through the API. */
+  public static final String TOPOLOGY_RACKS_CONFIGMAP = "fs.ceph.topology.racks.configmap";
+  /** How long a host missing from a non-empty table is waited for when read through the API. */
+  public static final String TOPOLOGY_RACKS_WAIT_MS = "fs.ceph.topology.racks.wait.ms";
+  /** The API server's base URL, for tests and unusual setups; by default the pod's kubernetes Service. */
+  public static final String TOPOLOGY_RACKS_API_SERVER = "fs.ceph.topology.racks.api.server";
+  /** The directory of the service account's token and ca.crt, for tests and unusual setups. */
+  public static final String TOPOLOGY_RACKS_API_TOKEN_DIR = "fs.ceph.topology.racks.api.tokendir";
+
   public static final short DEFAULT_REPLICATION = 3;
   public static final long DEFAULT_BLOCK_SIZE = 128L * 1024 * 1024;
   public static final int DEFAULT_READ_BUFFER_SIZE = 1024 * 1024;
   public static final int DEFAULT_WRITE_BUFFER_SIZE = 8 * 1024 * 1024;
+  public static final long DEFAULT_TOPOLOGY_RACKS_WAIT_MS = 3000;
+  public static final String DEFAULT_TOPOLOGY_RACKS_API_TOKEN_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
   private final String confFile;
   private final Map<String, String> confOptions;

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.FileNotFoundException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -32,6 +34,7 @@ public class CephBlockLocatorTest {
     final Map<Integer, String> addresses = new HashMap<>();
     final Map<Integer, String> hosts = new HashMap<>();
     final Map<Integer, String> racks = new HashMap<>();
+    final Map<Integer, String> zones = new HashMap<>();
 
     Maps() {
       super("admin");
@@ -62,10 +65,16 @@ public class CephBlockLocatorTest {
       if (host == null) {
         return new Bucket[0];
       }
-      String rack = racks.get(osd);
-      return rack == null
-          ? new Bucket[] {new Bucket("host", host), new Bucket("root", "default")}
-          : new Bucket[] {new Bucket("host", host), new Bucket("rack", rack), new Bucket("root", "default")};
+      List<Bucket> location = new ArrayList<>();
+      location.add(new Bucket("host", host));
+      if (racks.containsKey(osd)) {
+        location.add(new Bucket("rack", racks.get(osd)));
+      }
+      if (zones.containsKey(osd)) {
+        location.add(new Bucket("zone", zones.get(osd)));
+      }
+      location.add(new Bucket("root", "default"));
+      return location.toArray(new Bucket[0]);
     }
   }
 
@@ -91,6 +100,23 @@ public class CephBlockLocatorTest {
       assertThat(b.getNames()).containsExactly("10.0.0.1", "node-b");
       assertThat(b.getTopologyPaths()).containsExactly("/default-rack/node-a", "/default-rack/node-b");
     }
+  }
+
+  /** Rook's buckets above a host: a rack when the node has one, else its zone. */
+  @Test
+  public void theRackIsTheCrushRackElseTheZone() throws Exception {
+    Maps maps = new Maps();
+    maps.hosts.put(0, "node-a");
+    maps.racks.put(0, "rack-1");
+    maps.zones.put(0, "zone-x");
+    maps.hosts.put(1, "node-b");
+    maps.zones.put(1, "zone-y");
+    maps.hosts.put(2, "node-c");
+    CephBlockLocator locator = new CephBlockLocator(maps, () -> CephLocalityHosts.NONE);
+
+    BlockLocation block = locator.locate(3, 4 * MIB, 0, 4 * MIB, 4 * MIB)[0];
+
+    assertThat(block.getTopologyPaths()).containsExactly("/rack-1/node-a", "/zone-y/node-b", "/default-rack/node-c");
   }
 
   @Test
