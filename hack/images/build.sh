@@ -27,18 +27,19 @@ CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 # the image in LAYOUT (tagged with its reference's tag), applies the config and writes
 # the archive.
 pack() {
-	local name="$1" rootfs="$2" layout="$3" hash="$4" ref tag digest
+	local name="$1" rootfs="$2" layout="$3" hash="$4" ref tag digest archive
 	shift 4
 	ref="$(image_ref "${name}")"
 	tag="$(image_tag "${name}")"
+	archive="$(image_archive "${name}")"
 	step "${name}: packing"
 	umoci insert --image "${layout}:${tag}" --history.created "${CREATED}" \
 		--history.created_by "hack/images/build.sh ${name}" "${rootfs}" /
 	umoci config --image "${layout}:${tag}" --created "${CREATED}" --history.created "${CREATED}" \
 		--os linux --architecture "${ARCH}" "$@"
-	digest="$(oci_archive "${layout}" "${tag}" "${ref}" "${IMAGES_OUT}/${name}.tar")"
-	inputs_line "${name}" "${hash}" >"${IMAGES_OUT}/${name}.inputs"
-	log "built ${name}: ${ref} ${digest} ($(du -h "${IMAGES_OUT}/${name}.tar" | cut -f1) archive)"
+	digest="$(oci_archive "${layout}" "${tag}" "${ref}" "${archive}")"
+	inputs_line "${name}" "${hash}" >"${archive%.tar}.inputs"
+	log "built ${name}: ${ref} ${digest} ($(du -h "${archive}" | cut -f1) archive)"
 }
 
 # passwd_files ROOTFS NAME UID writes /etc/passwd and /etc/group with root and one

@@ -37,7 +37,7 @@ current_digest() {
 }
 
 for name in $(image_names "${names[@]+"${names[@]}"}"); do
-	archive="${IMAGES_OUT}/${name}.tar"
+	archive="$(image_archive "${name}")"
 	ref="$(image_ref "${name}")"
 	[[ -f "${archive}" ]] || die "no ${archive}: run hack/images/build.sh ${name} first"
 	want="$(archive_digest "${archive}")"

@@ -77,11 +77,24 @@ inputs_line() {
 	echo "$2 $(image_ref "$1")"
 }
 
+# image_archive NAME prints the path of NAME's OCI archive. The product images' names
+# carry their tag, so that an earlier release's archives (hack/local/release-images.sh,
+# built from that release's commit) and the checkout's stand side by side, and neither
+# is built again for the other. Beside each archive, its .inputs file.
+image_archive() {
+	case "$1" in
+	operator | hadoop) echo "${IMAGES_OUT}/$1-$(image_tag "$1").tar" ;;
+	*) echo "${IMAGES_OUT}/$1.tar" ;;
+	esac
+}
+
 # up_to_date NAME HASH: the archive of NAME exists and was built from inputs with HASH,
 # under the reference images.env gives it now.
 up_to_date() {
-	[[ -f "${IMAGES_OUT}/$1.tar" && -f "${IMAGES_OUT}/$1.inputs" &&
-		"$(cat "${IMAGES_OUT}/$1.inputs")" == "$(inputs_line "$1" "$2")" ]]
+	local archive
+	archive="$(image_archive "$1")"
+	[[ -f "${archive}" && -f "${archive%.tar}.inputs" &&
+		"$(cat "${archive%.tar}.inputs")" == "$(inputs_line "$1" "$2")" ]]
 }
 
 # dockerfile_config DOCKERFILE ARCH prints the umoci config options for what the last

@@ -52,5 +52,5 @@ if [[ "${1:-}" == --archive ]]; then
 fi
 for name in $(image_names "$@"); do
 	ref="$(image_ref "${name}")"
-	push "${IMAGES_OUT}/${name}.tar" "${registry}/${ref#localhost/}"
+	push "$(image_archive "${name}")" "${registry}/${ref#localhost/}"
 done

@@ -417,7 +417,7 @@ trap 'exit 143' TERM INT
 
 step "unpacking $(image_ref hadoop)"
 mkdir -p "${WORK}/layout"
-tar -xf "${IMAGES_OUT}/hadoop.tar" -C "${WORK}/layout"
+tar -xf "$(image_archive hadoop)" -C "${WORK}/layout"
 umoci unpack --image "${WORK}/layout:$(image_tag hadoop)" "${WORK}/bundle" >/dev/null
 rm -rf "${WORK}/layout"
 

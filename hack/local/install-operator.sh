@@ -4,12 +4,15 @@
 # (tag@digest, which the chart's image.tag carries): a rebuilt image changes the
 # manager's pod template, and its pod rolls on the next install.
 # Arguments are passed on to helm, after the script's own (--set crds.install=false).
+# HCO_REGISTRY_IMAGES names another file of pushed images than up.sh's: an earlier
+# release's, which hack/local/release-images.sh pushes and that release's copy of this
+# script installs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../cluster/env.sh
 source "$ROOT/hack/cluster/env.sh"
 # OPERATOR_IMAGE and HADOOP_IMAGE as pushed.
-refs="$CLUSTER_DIR/registry-images.env"
+refs="${HCO_REGISTRY_IMAGES:-$CLUSTER_DIR/registry-images.env}"
 [[ -f "$refs" ]] || { echo "no $refs: run hack/local/up.sh first, which pushes the images" >&2; exit 1; }
 # shellcheck source=/dev/null
 source "$refs"

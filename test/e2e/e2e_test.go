@@ -23,6 +23,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("a HadoopCluster on an external Ceph", Label("external"), clusterSpecs)
 	Context("YARN's ACLs", Label("external"), aclSpecs)
 	Context("upgrading the operator's release", Label("external"), upgradeSpecs)
+	Context("upgrading from the last release", Label("external"), releaseUpgradeSpecs)
 	Context("YARN's queues", Label("external"), queueSpecs)
 	Context("benchmarks", Label("external"), benchmarkSpecs)
 	Context("CephFS against an existing HDFS", Label("external", "hdfs"), hdfsBaselineSpecs)
