@@ -25,6 +25,7 @@ var (
 		"hadoopceph.io/benchmarkruns", "hadoopceph.io/hadoopclusters", "hadoopceph.io/storagebackends",
 		"k8s.cni.cncf.io/network-attachment-definitions",
 		"monitoring.coreos.com/podmonitors", "networking.k8s.io/networkpolicies",
+		"rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/rolebindings",
 	)
 	readVerbs = sets.New("get", "list", "watch")
 )
