@@ -2,8 +2,8 @@
 # Pushes the archives hack/images/build.sh wrote to a registry, with
 # go-containerregistry's crane (hack/tools/registry.sh): no container engine. Each image
 # keeps its repository and tag from images.env, under the registry's prefix:
-# localhost/hadoop-ceph-hadoop:3.4.2-0.1.0 becomes
-# REGISTRY/hadoop-ceph-hadoop:3.4.2-0.1.0.
+# localhost/hadoop-ceph-hadoop:3.4.2-0.2.0-dev becomes
+# REGISTRY/hadoop-ceph-hadoop:3.4.2-0.2.0-dev.
 # Prints each pushed reference with its digest on stdout.
 #
 # Usage: push.sh [--insecure] REGISTRY [pause|operator|hadoop|ceph|all]...   (default: all)
