@@ -149,19 +149,29 @@ func teraSortMapAttempts(hc *v1alpha1.HadoopCluster, fsName string) []jobhistory
 	return attempts
 }
 
+// crushBucket is a bucket or an OSD of the local Rook's CRUSH tree.
+type crushBucket struct {
+	ID       int    `json:"id"`
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	Children []int  `json:"children"`
+}
+
+// crushTree is the local Rook's CRUSH tree, as `ceph osd tree` lists it.
+func crushTree() []crushBucket {
+	GinkgoHelper()
+	var tree struct {
+		Nodes []crushBucket `json:"nodes"`
+	}
+	rookCephJSON(&tree, "osd", "tree")
+	return tree.Nodes
+}
+
 // osdHosts is the CRUSH host of every OSD of the local Rook.
 func osdHosts() map[int]string {
 	GinkgoHelper()
-	var tree struct {
-		Nodes []struct {
-			Type     string `json:"type"`
-			Name     string `json:"name"`
-			Children []int  `json:"children"`
-		} `json:"nodes"`
-	}
-	rookCephJSON(&tree, "osd", "tree")
 	hosts := map[int]string{}
-	for _, n := range tree.Nodes {
+	for _, n := range crushTree() {
 		if n.Type == "host" {
 			for _, osd := range n.Children {
 				hosts[osd] = n.Name

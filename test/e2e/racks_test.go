@@ -22,21 +22,13 @@ import (
 // writes racks; a host under no rack maps to /default-rack.
 func crushRacks() map[string]string {
 	GinkgoHelper()
-	var tree struct {
-		Nodes []struct {
-			ID       int    `json:"id"`
-			Type     string `json:"type"`
-			Name     string `json:"name"`
-			Children []int  `json:"children"`
-		} `json:"nodes"`
-	}
-	rookCephJSON(&tree, "osd", "tree")
+	tree := crushTree()
 	name := map[int]string{}
-	for _, n := range tree.Nodes {
+	for _, n := range tree {
 		name[n.ID] = n.Name
 	}
 	racks := map[string]string{}
-	for _, n := range tree.Nodes {
+	for _, n := range tree {
 		if n.Type == "host" {
 			if _, placed := racks[n.Name]; !placed {
 				racks[n.Name] = "/default-rack"
