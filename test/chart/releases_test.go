@@ -36,8 +36,8 @@ var (
 	releaseVersion = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)$`)
 	// chartVersion is main's next release with -dev, or a release commit's own.
 	chartVersion = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:-dev)?$`)
-	commitHash     = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	isoDate        = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	commitHash   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	isoDate      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // semver is a version's three numbers.
