@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
@@ -55,11 +56,11 @@ func TestTrimPodKeepsOwnerLabelsSchedulingReadinessAddressRunningContainersAndNo
 
 // trimNode keeps the extended resources, the host name label (topology.go) and what
 // tells a lost node (internal/fencing), and drops the rest of a node's bulk.
-func TestTrimNodeKeepsExtendedResourcesHostnameAndLoss(t *testing.T) {
+func TestTrimNodeKeepsExtendedResourcesHostnameRackAddressesAndLoss(t *testing.T) {
 	changed := metav1.NewTime(time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC))
 	node := &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: "worker.example.com", ResourceVersion: "3", Labels: map[string]string{
-			"kubernetes.io/hostname": "worker", "topology.kubernetes.io/zone": "a"}},
+			"kubernetes.io/hostname": "worker", "topology.kubernetes.io/zone": "a", "topology.rook.io/rack": "r1", "node-role.example.com/big": ""}},
 		Spec: corev1.NodeSpec{Taints: []corev1.Taint{
 			{Key: "node.kubernetes.io/unschedulable", Effect: corev1.TaintEffectNoSchedule},
 			{Key: fencing.OutOfServiceTaint, Value: "nodeshutdown", Effect: corev1.TaintEffectNoExecute},
@@ -77,7 +78,8 @@ func TestTrimNodeKeepsExtendedResourcesHostnameAndLoss(t *testing.T) {
 				{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status.",
 					LastTransitionTime: changed, LastHeartbeatTime: changed},
 			},
-			Images: []corev1.ContainerImage{{Names: []string{"hadoop"}, SizeBytes: 1 << 30}},
+			Images:    []corev1.ContainerImage{{Names: []string{"hadoop"}, SizeBytes: 1 << 30}},
+			Addresses: []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "10.0.0.7"}, {Type: corev1.NodeHostName, Address: "worker"}},
 		},
 	}
 	got, err := trimNode(node)
@@ -85,8 +87,9 @@ func TestTrimNodeKeepsExtendedResourcesHostnameAndLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: "worker.example.com", ResourceVersion: "3", Labels: map[string]string{"kubernetes.io/hostname": "worker"}},
-		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: fencing.OutOfServiceTaint, Value: "nodeshutdown", Effect: corev1.TaintEffectNoExecute}}},
+		ObjectMeta: metav1.ObjectMeta{Name: "worker.example.com", ResourceVersion: "3", Labels: map[string]string{
+			"kubernetes.io/hostname": "worker", "topology.kubernetes.io/zone": "a", "topology.rook.io/rack": "r1"}},
+		Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: fencing.OutOfServiceTaint, Value: "nodeshutdown", Effect: corev1.TaintEffectNoExecute}}},
 		Status: corev1.NodeStatus{
 			Allocatable: corev1.ResourceList{
 				"rdma/rdma_shared_dev_a": resource.MustParse("1k"),
@@ -94,6 +97,7 @@ func TestTrimNodeKeepsExtendedResourcesHostnameAndLoss(t *testing.T) {
 			},
 			// No heartbeat: it changes on every status update, and would wake the watch.
 			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Message: "Kubelet stopped posting node status.", LastTransitionTime: changed}},
+			Addresses:  node.Status.Addresses,
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -116,6 +120,34 @@ func TestHadoopPodSelector(t *testing.T) {
 	} {
 		if got := selector.Matches(labels.Set(tc.labels)); got != tc.want {
 			t.Errorf("selector %s matches %v = %v, want %v", selector, tc.labels, got, tc.want)
+		}
+	}
+}
+
+// A node's rack or addresses change the rack table; its heartbeats change nothing.
+func TestNodeChangedByRackAndAddresses(t *testing.T) {
+	base := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Labels: map[string]string{"topology.rook.io/rack": "r1"}}}
+	base.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "10.0.0.1"}}
+	heartbeat := base.DeepCopy()
+	heartbeat.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.Now()}}
+	moved := base.DeepCopy()
+	moved.Labels["topology.rook.io/rack"] = "r2"
+	zoned := base.DeepCopy()
+	zoned.Labels["topology.kubernetes.io/zone"] = "z1"
+	readdressed := base.DeepCopy()
+	readdressed.Status.Addresses[0].Address = "10.0.0.2"
+	p := nodeChanged()
+	for name, tc := range map[string]struct {
+		node *corev1.Node
+		want bool
+	}{
+		"a heartbeat":                       {heartbeat, false},
+		"another rack":                      {moved, true},
+		"a zone beside the rack, same rack": {zoned, false},
+		"another address":                   {readdressed, true},
+	} {
+		if got := p.Update(event.TypedUpdateEvent[*corev1.Node]{ObjectOld: base, ObjectNew: tc.node}); got != tc.want {
+			t.Errorf("%s: nodeChanged = %v, want %v", name, got, tc.want)
 		}
 	}
 }
