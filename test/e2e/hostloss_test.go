@@ -121,15 +121,35 @@ func hostLossSpecs() {
 		for _, c := range clients.Items {
 			clientNodes[c.Spec.NodeName] = true
 		}
+		// Preferably not the node of the replicated file system's active MDS. That file
+		// system has no hot standby, and its takeover waits out the MDS's reconnect
+		// timeout; the operator's fencing of the replicated cluster's NodeManager on the
+		// lost node then evicts only after the node is back, and takes the sessions of
+		// the NodeManager the kubelet restarted there under the same pod UID, which
+		// breaks the later specs on that cluster. That is a defect of the fencing, left
+		// open (docs/hadoopcluster.md, dead pods' CephFS sessions); this spec is about
+		// the erasure-coded cluster.
+		repMDSNode := ""
+		_ = InterceptGomegaFailure(func() {
+			mds := &corev1.PodList{}
+			Expect(k8sClient.List(ctx, mds, client.InNamespace(rookNamespace),
+				client.MatchingLabels{"app": "rook-ceph-mds", "app.kubernetes.io/instance": rookFS(rookReplicatedFS).activeMDS()})).To(Succeed())
+			if len(mds.Items) == 1 {
+				repMDSNode = mds.Items[0].Spec.NodeName
+			}
+		})
 		first := firstNode().Name
 		var victim *corev1.Pod
-		for i, p := range pods.Items {
-			if p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] {
-				victim = &pods.Items[i]
-				break
+		for _, avoidMDS := range []bool{true, false} {
+			for i, p := range pods.Items {
+				if victim == nil && p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] &&
+					!(avoidMDS && p.Spec.NodeName == repMDSNode) {
+					victim = &pods.Items[i]
+				}
 			}
 		}
 		Expect(victim).NotTo(BeNil(), "no worker without the ApplicationMaster (on %s) and the run's client pods (on %v) runs a NodeManager", amHost, clientNodes)
+		GinkgoWriter.Printf("the replicated file system's active MDS runs on %q; the lost node is %s\n", repMDSNode, victim.Spec.NodeName)
 		lostNode := victim.Spec.NodeName
 		fs := rookFS(rookECFS)
 		var sessions []int64
