@@ -143,7 +143,7 @@ func hostLossSpecs() {
 		for _, avoidMDS := range []bool{true, false} {
 			for i, p := range pods.Items {
 				if victim == nil && p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] &&
-					!(avoidMDS && p.Spec.NodeName == repMDSNode) {
+					(!avoidMDS || p.Spec.NodeName != repMDSNode) {
 					victim = &pods.Items[i]
 				}
 			}
