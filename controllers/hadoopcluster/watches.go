@@ -275,9 +275,14 @@ func nodeChanged() predicate.TypedPredicate[*corev1.Node] {
 
 // clustersBy lists the HadoopClusters whose index field has value.
 func (r *Reconciler) clustersBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
+	return r.clusterRequests(ctx, append(opts, client.MatchingFields{field: value})...)
+}
+
+// clusterRequests lists the HadoopClusters that opts select, as requests.
+func (r *Reconciler) clusterRequests(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
 	list := &v1alpha1.HadoopClusterList{}
-	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
-		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event", "index", field, "value", value)
+	if err := r.List(ctx, list, opts...); err != nil {
+		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event")
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(list.Items))
@@ -313,20 +318,6 @@ func (r *Reconciler) byNetworkAttachment(ctx context.Context, obj client.Object)
 	return append(reqs, r.byRookObject(ctx, obj)...)
 }
 
-// allClusters lists every HadoopCluster the operator watches.
-func (r *Reconciler) allClusters(ctx context.Context) []reconcile.Request {
-	list := &v1alpha1.HadoopClusterList{}
-	if err := r.List(ctx, list); err != nil {
-		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event")
-		return nil
-	}
-	reqs := make([]reconcile.Request, 0, len(list.Items))
-	for i := range list.Items {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-	}
-	return reqs
-}
-
 func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Request {
 	name := pod.Labels[hadoop.LabelInstance]
 	if name == "" {
@@ -341,7 +332,7 @@ func (r *Reconciler) byPod(_ context.Context, pod *corev1.Pod) []reconcile.Reque
 // and the new node, so clusters also hear of resources and racks that went away.
 func (r *Reconciler) byNode(ctx context.Context, node *corev1.Node) []reconcile.Request {
 	if hadoop.NodeRack(node) != "" {
-		return r.allClusters(ctx)
+		return r.clusterRequests(ctx)
 	}
 	var reqs []reconcile.Request
 	for name := range node.Status.Allocatable {
