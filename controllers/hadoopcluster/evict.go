@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -102,8 +103,12 @@ func (r *Reconciler) nodesOf(ctx context.Context, pods []corev1.Pod) (map[string
 // pass for the same UID and reason.
 func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopCluster, storage hadoop.Storage, e fencing.Eviction) error {
 	gone := e.Pod
+	var fencedAt *time.Time
+	if e.NodeLost {
+		fencedAt = &e.FencedAt
+	}
 	job := hadoop.EvictSessionsJob(hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
-		gone.Name, types.UID(gone.UID), e.NodeLost)
+		gone.Name, types.UID(gone.UID), fencedAt)
 	if err := controllerutil.SetControllerReference(hc, job, r.Scheme); err != nil {
 		return err
 	}
@@ -116,8 +121,8 @@ func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopClust
 	}
 	if e.NodeLost {
 		r.record(hc, job, corev1.EventTypeWarning, v1alpha1.EventReasonFencingSessions, "Evict",
-			fmt.Sprintf("Pod %s (uid %s) remains, but %s; Job %s evicts its CephFS sessions, as client.%s, so that no other client waits for them",
-				gone.Name, gone.UID, e.Why, job.Name, storage.EvictionClientID))
+			fmt.Sprintf("Pod %s (uid %s) remains, but %s; Job %s evicts its CephFS sessions opened before %s, as client.%s, so that no other client waits for them",
+				gone.Name, gone.UID, e.Why, job.Name, e.FencedAt.UTC().Format(time.RFC3339), storage.EvictionClientID))
 		return nil
 	}
 	r.record(hc, job, corev1.EventTypeNormal, v1alpha1.EventReasonEvictingSessions, "Evict",

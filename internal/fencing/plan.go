@@ -29,8 +29,11 @@ const OutOfServiceTaint = "node.kubernetes.io/out-of-service"
 type Eviction struct {
 	Pod v1alpha1.SessionPod
 	// NodeLost says the pod still exists on a node that was lost: Why names the node
-	// and what Kubernetes says of it.
+	// and what Kubernetes says of it, and FencedAt is the time recorded as Fenced.
+	// Only the sessions opened before FencedAt are the lost node's: the kubelet runs
+	// the pod again under the same UID once the node is back.
 	NodeLost bool
+	FencedAt time.Time
 	Why      string
 }
 
@@ -72,7 +75,7 @@ func Plan(recorded []v1alpha1.SessionPod, pods []corev1.Pod, nodes map[string]*c
 			// goes or its node is lost again.
 		case known && lost:
 			rec.Fenced = &metav1.Time{Time: now}
-			d.Evict = append(d.Evict, Eviction{Pod: old, NodeLost: true, Why: why})
+			d.Evict = append(d.Evict, Eviction{Pod: old, NodeLost: true, FencedAt: now, Why: why})
 		}
 		d.Record = append(d.Record, rec)
 	}

@@ -165,6 +165,13 @@ func TestPlan(t *testing.T) {
 				kind := "gone"
 				if e.NodeLost {
 					kind = "lost"
+					// The cut between the lost node's sessions and those the pod opens
+					// once the node is back is the time recorded as Fenced.
+					if !e.FencedAt.Equal(now) {
+						t.Errorf("eviction of %s fenced at %v, want the pass's time %v", e.Pod.UID, e.FencedAt, now)
+					}
+				} else if !e.FencedAt.IsZero() {
+					t.Errorf("eviction of gone pod %s fenced at %v", e.Pod.UID, e.FencedAt)
 				}
 				evict = append(evict, e.Pod.UID+":"+kind)
 				if e.Why == "" {

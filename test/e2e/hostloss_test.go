@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -121,35 +123,15 @@ func hostLossSpecs() {
 		for _, c := range clients.Items {
 			clientNodes[c.Spec.NodeName] = true
 		}
-		// Preferably not the node of the replicated file system's active MDS. That file
-		// system has no hot standby, and its takeover waits out the MDS's reconnect
-		// timeout; the operator's fencing of the replicated cluster's NodeManager on the
-		// lost node then evicts only after the node is back, and takes the sessions of
-		// the NodeManager the kubelet restarted there under the same pod UID, which
-		// breaks the later specs on that cluster. That is a defect of the fencing, left
-		// open (docs/hadoopcluster.md, dead pods' CephFS sessions); this spec is about
-		// the erasure-coded cluster.
-		repMDSNode := ""
-		_ = InterceptGomegaFailure(func() {
-			mds := &corev1.PodList{}
-			Expect(k8sClient.List(ctx, mds, client.InNamespace(rookNamespace),
-				client.MatchingLabels{"app": "rook-ceph-mds", "app.kubernetes.io/instance": rookFS(rookReplicatedFS).activeMDS()})).To(Succeed())
-			if len(mds.Items) == 1 {
-				repMDSNode = mds.Items[0].Spec.NodeName
-			}
-		})
 		first := firstNode().Name
 		var victim *corev1.Pod
-		for _, avoidMDS := range []bool{true, false} {
-			for i, p := range pods.Items {
-				if victim == nil && p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] &&
-					(!avoidMDS || p.Spec.NodeName != repMDSNode) {
-					victim = &pods.Items[i]
-				}
+		for i, p := range pods.Items {
+			if p.Spec.NodeName != first && p.Status.HostIP != amHost && !clientNodes[p.Spec.NodeName] {
+				victim = &pods.Items[i]
+				break
 			}
 		}
 		Expect(victim).NotTo(BeNil(), "no worker without the ApplicationMaster (on %s) and the run's client pods (on %v) runs a NodeManager", amHost, clientNodes)
-		GinkgoWriter.Printf("the replicated file system's active MDS runs on %q; the lost node is %s\n", repMDSNode, victim.Spec.NodeName)
 		lostNode := victim.Spec.NodeName
 		fs := rookFS(rookECFS)
 		var sessions []int64
@@ -209,6 +191,8 @@ func hostLossSpecs() {
 		localCluster("start", lostNode)
 		Expect(cleanTeraSort(waitForRun(name))).To(Equal(rookTeraGenChecksum))
 
+		expectFencingKeepsNewSessions(hc, victim, fs, sessions)
+
 		By("Ceph healing: every OSD up and every placement group active+clean again")
 		Eventually(func(g Gomega) {
 			g.Expect(osdsUp()).To(Equal(3))
@@ -217,4 +201,52 @@ func hostLossSpecs() {
 		GinkgoWriter.Printf("Ceph active+clean again %s after the power went\n", time.Since(killed).Round(time.Second))
 		waitForCluster(rookECCluster)
 	})
+}
+
+// expectFencingKeepsNewSessions checks the cut a fencing Job makes. The kubelet runs a
+// lost node's pod again under the same UID once the node is back, and a fencing Job
+// that comes late (its rank's MDS was on the lost node, and the takeover waited out
+// the reconnect timeout) must evict only the sessions opened before the pod was
+// fenced. The pod's fencing Job, run again now that its containers have opened new
+// sessions, evicts none of them.
+func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, fs cephFS, old []int64) {
+	GinkgoHelper()
+	By("running the lost NodeManager's fencing Job again after its node is back: the sessions its restarted containers opened stay")
+	fence := &batchv1.Job{}
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.FenceSessionsJobName(hc, pod.UID)}, fence)).To(Succeed())
+	Expect(fence.Status.Succeeded).To(BeEquivalentTo(1), "the fencing Job %s: %+v", fence.Name, fence.Status)
+	var fresh []int64
+	Eventually(func(g Gomega) []int64 {
+		g.Expect(InterceptGomegaFailure(func() { fresh = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
+		return fresh
+	}).WithTimeout(3*time.Minute).WithPolling(2*time.Second).ShouldNot(BeEmpty(), "the restarted NodeManager opens sessions")
+	for _, id := range fresh {
+		Expect(old).NotTo(ContainElement(id), "session %d of the lost node outlived the fencing", id)
+	}
+
+	// The same pod template, under a name of its own: a Job's selector and its pods'
+	// controller labels are the Job's.
+	again := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "fence-again-" + string(pod.UID)[:8]}}
+	again.Spec.BackoffLimit = fence.Spec.BackoffLimit
+	again.Spec.Template = *fence.Spec.Template.DeepCopy()
+	for k := range again.Spec.Template.Labels {
+		if strings.Contains(k, "controller-uid") || strings.Contains(k, "job-name") {
+			delete(again.Spec.Template.Labels, k)
+		}
+	}
+	Expect(k8sClient.Create(ctx, again)).To(Succeed())
+	DeferCleanup(func() {
+		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, again, client.PropagationPolicy(metav1.DeletePropagationBackground)))).To(Succeed())
+	})
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(again), again)).To(Succeed())
+		g.Expect(again.Status.Failed).To(BeZero(), "%+v", again.Status)
+		g.Expect(again.Status.Succeeded).To(BeEquivalentTo(1), "%+v", again.Status)
+	}).WithTimeout(3 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+	var left []int64
+	Expect(InterceptGomegaFailure(func() { left = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
+	for _, id := range fresh {
+		Expect(left).To(ContainElement(id), "the fencing Job run again evicted session %d, opened after the pod was fenced", id)
+	}
+	GinkgoWriter.Printf("the fencing Job run again kept the restarted NodeManager's %d sessions\n", len(fresh))
 }
