@@ -1,15 +1,15 @@
-// Command local-cluster runs the local Kubernetes's worker nodes, each in namespaces
-// of its own (internal/localcluster). hack/cluster/up.sh and down.sh call it after
-// and before the control plane and the first node.
+// Command local-cluster runs the local Kubernetes (internal/localcluster): the control
+// plane and the first node in the host's namespaces, and the worker nodes, each in
+// namespaces of its own. hack/cluster/up.sh installs the tools and calls up;
+// down.sh calls down before it stops the first node.
 //
-//	local-cluster up --nodes N       start (or keep) workers 2..N, remove the others, wait until Ready
-//	local-cluster down [--purge]     remove every worker and put the host back
+//	local-cluster up --nodes N       start (or keep) the control plane, the first node and workers 2..N,
+//	                                 remove the other workers, wait until every node is Ready
+//	local-cluster down [--purge]     stop every node and the control plane, remove what up made, put the host back
 //	local-cluster stop NODE [--kill] stop a worker; --kill ends it all at once, as a lost machine
 //	local-cluster start NODE         start a stopped worker again and wait until it is Ready
 //	local-cluster list               the workers: name, hostname label, address, pod range, state
 //	local-cluster node-run FILE      a node's first process, inside its namespaces (run by up)
-//	local-cluster render containerd|registry-hosts|dns ...
-//	                                 the first node's containerd.toml and hosts.toml (hack/cluster/up.sh)
 package main
 
 import (
@@ -45,9 +45,6 @@ func run(args []string) error {
 	if len(args) == 0 {
 		return errors.New("usage: local-cluster up|down|stop|start|list|node-run (see the package comment)")
 	}
-	if args[0] == "render" {
-		return render(args[1:])
-	}
 	if args[0] == "node-run" {
 		if len(args) != 2 {
 			return fmt.Errorf("usage: local-cluster node-run FILE")
@@ -75,6 +72,12 @@ func run(args []string) error {
 	s := localcluster.DefaultSettings(o.clusterDir, o.k8sBin)
 	s.Nodes, s.PauseArchive, s.PauseImage, s.MemoryReservedPerNode = o.nodes, o.pause, o.pauseImage, o.memory
 	s.KubeRouter, s.Registry = o.kubeRouter, o.registry
+	if o.nodeIP != "" {
+		// The cluster DNS answers on the first node's address.
+		if s.DNSIP, err = netip.ParseAddr(o.nodeIP); err != nil {
+			return fmt.Errorf("--node-ip: %w", err)
+		}
+	}
 	layout, err := localcluster.NewLayout(s)
 	if err != nil {
 		return err
@@ -95,9 +98,20 @@ func run(args []string) error {
 		if o.k8sBin == "" {
 			return fmt.Errorf("up: --k8s-bin is required")
 		}
+		if err := upFirstNode(ctx, o, layout); err != nil {
+			return err
+		}
 		return c.Up(ctx, o.timeout)
 	case "down":
-		return c.Down(ctx, o.purge)
+		// The workers first, while the API server still answers (their Node objects go).
+		if err := c.Down(ctx, o.purge); err != nil {
+			return err
+		}
+		cp, err := firstNode(o, layout)
+		if err != nil {
+			return err
+		}
+		return (&localcluster.FirstNodeDown{CP: cp, Crictl: o.bins.Crictl, Purge: o.purge}).Down()
 	case "stop":
 		if len(positional) != 1 {
 			return fmt.Errorf("usage: local-cluster stop NODE [--kill] --nodes N")
@@ -124,6 +138,11 @@ type options struct {
 	nodes                                                               int
 	timeout                                                             time.Duration
 	purge, kill                                                         bool
+
+	// The first node's.
+	nodeName, nodeIP, peerIP, registryDir string
+	etcdPort, etcdPeerPort                int
+	bins                                  localcluster.Binaries
 }
 
 func newFlagSet(name string, o *options) *flag.FlagSet {
@@ -141,7 +160,67 @@ func newFlagSet(name string, o *options) *flag.FlagSet {
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "how long to wait for Ready nodes")
 	fs.BoolVar(&o.purge, "purge", false, "down: also remove the workers' image stores and logs")
 	fs.BoolVar(&o.kill, "kill", false, "stop: end the node at once, as a machine that loses power")
+	hostname, _ := os.Hostname()
+	fs.StringVar(&o.nodeName, "node-name", hostname, "up: the first node's name (lower-cased)")
+	fs.StringVar(&o.nodeIP, "node-ip", "", "up: the first node's address (default: the nodes' range's first)")
+	fs.StringVar(&o.peerIP, "peer-ip", "", "up: the address of the first node's link's other end (default: the range's second)")
+	fs.IntVar(&o.etcdPort, "etcd-port", 12379, "up: etcd's client port, on loopback")
+	fs.IntVar(&o.etcdPeerPort, "etcd-peer-port", 12380, "up: etcd's peer port, on loopback")
+	fs.StringVar(&o.registryDir, "registry-dir", filepath.Join(cache, "registry"), "up: the registry's storage")
+	fs.StringVar(&o.bins.Containerd, "containerd", "/usr/bin/containerd", "up: containerd's binary")
+	fs.StringVar(&o.bins.Socat, "socat", "/usr/bin/socat", "up: socat's binary, the kubernetes Service's proxy")
+	fs.StringVar(&o.bins.CoreDNS, "coredns", "", "up: CoreDNS's binary (hack/tools/coredns.sh)")
+	fs.StringVar(&o.bins.Registry, "registry-bin", "", "up: the registry's binary (hack/tools/registry.sh)")
+	fs.StringVar(&o.bins.Crictl, "crictl", "", "up: crictl's binary")
 	return fs
+}
+
+// firstNode is the control plane and first node the flags describe.
+func firstNode(o options, l localcluster.Layout) (localcluster.ControlPlane, error) {
+	cp := localcluster.DefaultControlPlane(l.Settings, o.nodeName)
+	for _, a := range []struct {
+		flag, value string
+		to          *netip.Addr
+	}{{"node-ip", o.nodeIP, &cp.NodeIP}, {"peer-ip", o.peerIP, &cp.PeerIP}} {
+		if a.value == "" {
+			continue
+		}
+		ip, err := netip.ParseAddr(a.value)
+		if err != nil {
+			return cp, fmt.Errorf("--%s: %w", a.flag, err)
+		}
+		*a.to = ip
+	}
+	cp.Ports.EtcdClient, cp.Ports.EtcdPeer = o.etcdPort, o.etcdPeerPort
+	cp.RegistryDir = o.registryDir
+	cp.LegacyDNS = localcluster.LegacyDNSAddress(l.Settings.ClusterDir)
+	return cp, cp.Validate()
+}
+
+// upFirstNode starts (or keeps) the control plane and the first node.
+func upFirstNode(ctx context.Context, o options, l localcluster.Layout) error {
+	if o.bins.CoreDNS == "" {
+		return errors.New("up: --coredns is required")
+	}
+	if l.Settings.Registry != "" && o.bins.Registry == "" {
+		return errors.New("up: --registry-bin is required with --registry")
+	}
+	cp, err := firstNode(o, l)
+	if err != nil {
+		return fmt.Errorf("up: %w", err)
+	}
+	o.bins.K8sBinDir = o.k8sBin
+	u := &localcluster.FirstNodeUp{CP: cp, Layout: l, Binaries: o.bins, PauseArchive: o.pause}
+	start := time.Now()
+	if err := u.Up(ctx); err != nil {
+		return err
+	}
+	if len(u.Started) == 0 {
+		localcluster.Log("the control plane and node %s were already up (%s)", cp.NodeName, time.Since(start).Round(time.Second))
+	} else {
+		localcluster.Log("the control plane and node %s up in %s (started %s)", cp.NodeName, time.Since(start).Round(time.Second), strings.Join(u.Started, " "))
+	}
+	return nil
 }
 
 // splitArgs lets flags follow a positional argument (stop n2 --kill); after "--"
@@ -187,65 +266,4 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
-}
-
-// render prints a configuration file of the first node, which hack/cluster/up.sh
-// writes: the same code renders the workers' own.
-func render(args []string) error {
-	if len(args) == 0 {
-		return errors.New("usage: local-cluster render containerd|registry-hosts|dns [flags]")
-	}
-	fs := flag.NewFlagSet("render "+args[0], flag.ContinueOnError)
-	var p localcluster.ContainerdPaths
-	s := localcluster.DefaultSettings("/", "")
-	fs.StringVar(&p.Root, "root", "", "containerd's root")
-	fs.StringVar(&p.RunDir, "run-dir", "", "containerd's state and runc's root are below it")
-	fs.StringVar(&p.Socket, "socket", "", "containerd's socket")
-	fs.StringVar(&p.CNIConfDir, "cni-conf-dir", "", "the CNI configuration directory")
-	fs.StringVar(&p.CertsDir, "certs-dir", "", "containerd's hosts directory")
-	fs.StringVar(&s.PauseImage, "pause-image", s.PauseImage, "the sandbox image")
-	fs.StringVar(&s.Registry, "registry", "", "the cluster's registry (host:port)")
-	fs.IntVar(&s.Nodes, "nodes", 1, "dns: nodes in the cluster, the first included")
-	var first localcluster.FirstNode
-	var firstIP string
-	fs.StringVar(&first.Name, "first-node-name", "", "dns: the first node's name, which its address looks up to")
-	fs.StringVar(&firstIP, "first-node-ip", "", "dns: the first node's address on the nodes' network")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	if firstIP != "" {
-		ip, err := netip.ParseAddr(firstIP)
-		if err != nil {
-			return fmt.Errorf("render dns: --first-node-ip: %w", err)
-		}
-		first.IP = ip
-	}
-	var (
-		b   []byte
-		err error
-	)
-	switch args[0] {
-	case "containerd":
-		if p.Root == "" || p.RunDir == "" || p.Socket == "" || p.CNIConfDir == "" {
-			return errors.New("render containerd: --root, --run-dir, --socket and --cni-conf-dir are required")
-		}
-		b, err = localcluster.ContainerdConfig(s, p)
-	case "registry-hosts":
-		if s.Registry == "" {
-			return errors.New("render registry-hosts: --registry is required")
-		}
-		b = localcluster.RegistryHosts(s.Registry)
-	case "dns":
-		var l localcluster.Layout
-		if l, err = localcluster.NewLayout(s); err == nil {
-			b = localcluster.DNSTemplates(l, first)
-		}
-	default:
-		return fmt.Errorf("render: unknown file %q (containerd, registry-hosts, dns)", args[0])
-	}
-	if err != nil {
-		return err
-	}
-	_, err = os.Stdout.Write(b)
-	return err
 }

@@ -153,10 +153,11 @@ write_file() {
 	mv "$tmp" "$file"
 }
 
-# mounts_under DIR... prints the mount points below the directories, deepest first.
-mounts_under() {
-	local dir
-	for dir in "$@"; do
-		awk -v dir="${dir%/}/" 'index($5 "/", dir) == 1 { print $5 }' /proc/self/mountinfo
-	done | awk '{ print length($0), $0 }' | sort -rn | cut -d' ' -f2- | uniq
+# build_local_cluster builds the cluster's launcher (cmd/local-cluster) from this
+# checkout with the pinned Go: up.sh and down.sh run what this checkout says.
+build_local_cluster() {
+	local gobin
+	gobin="$("$ROOT/hack/tools/go.sh")"
+	(cd "$ROOT" && GOTOOLCHAIN=local CGO_ENABLED=0 "$gobin/go" build -trimpath -o "$LOCAL_CLUSTER.tmp" ./cmd/local-cluster)
+	mv "$LOCAL_CLUSTER.tmp" "$LOCAL_CLUSTER"
 }

@@ -161,6 +161,9 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	}
 }
 
+// Log writes a line of the launcher's on its standard error.
+func Log(format string, a ...any) { log(format, a...) }
+
 func log(format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "%s local-cluster: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 }

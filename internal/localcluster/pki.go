@@ -69,20 +69,11 @@ type CertRequest struct {
 
 // Issue signs a new P-256 key's certificate with the CA and returns both as PEM.
 func (ca CA) Issue(r CertRequest, now time.Time) (certPEM, keyPEM []byte, err error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, err
-	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
-	if err != nil {
-		return nil, nil, err
-	}
 	usage := x509.ExtKeyUsageClientAuth
 	if r.Server {
 		usage = x509.ExtKeyUsageServerAuth
 	}
 	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
 		Subject:               pkix.Name{CommonName: r.CommonName, Organization: r.Organization},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(10 * 365 * 24 * time.Hour),
@@ -94,7 +85,23 @@ func (ca CA) Issue(r CertRequest, now time.Time) (certPEM, keyPEM []byte, err er
 	for _, ip := range r.IPs {
 		tmpl.IPAddresses = append(tmpl.IPAddresses, net.IP(ip.AsSlice()))
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.Cert, key.Public(), ca.Key)
+	return newKeyAndCert(tmpl, ca.Cert, ca.Key)
+}
+
+// newKeyAndCert makes a P-256 key and its certificate from tmpl, given a random
+// serial, signed by parent's key (the new key itself when parent is nil: self-signed).
+func newKeyAndCert(tmpl, parent *x509.Certificate, parentKey crypto.Signer) (certPEM, keyPEM []byte, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tmpl.SerialNumber, err = rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127)); err != nil {
+		return nil, nil, err
+	}
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, key.Public(), parentKey)
 	if err != nil {
 		return nil, nil, err
 	}

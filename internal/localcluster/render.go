@@ -41,34 +41,37 @@ type Credentials struct {
 func Render(l Layout, n Node, c Credentials) (Files, error) {
 	f := Files{}
 	var err error
-	if f["config/kubelet.yaml"], err = kubeletConfig(l.Settings, n); err != nil {
+	if f["config/kubelet.yaml"], err = kubeletConfig(l.Settings, workerKubelet(l.Settings, n)); err != nil {
 		return nil, err
 	}
-	if f["config/kube-proxy.yaml"], err = kubeProxyConfig(l.Settings, n); err != nil {
+	if f["config/kube-proxy.yaml"], err = kubeProxyConfig(l.Settings, n.Path("config", "kube-proxy.kubeconfig"), n.Name, n.NodeIP); err != nil {
 		return nil, err
 	}
-	if f["config/kubelet.kubeconfig"], err = kubeconfig(l.Settings, "system:node:"+n.Name, c.CA, c.KubeletClientCert, c.KubeletClientKey); err != nil {
+	// A worker reaches the API server at the kubernetes Service's address, which the
+	// host forwards to the API server on its loopback: a worker has a loopback of its own.
+	server := "https://" + l.Settings.APIServiceIP.String()
+	if f["config/kubelet.kubeconfig"], err = kubeconfig(server, "system:node:"+n.Name, c.CA, c.KubeletClientCert, c.KubeletClientKey); err != nil {
 		return nil, err
 	}
-	if f["config/kube-proxy.kubeconfig"], err = kubeconfig(l.Settings, "system:kube-proxy", c.CA, c.KubeProxyCert, c.KubeProxyKey); err != nil {
+	if f["config/kube-proxy.kubeconfig"], err = kubeconfig(server, "system:kube-proxy", c.CA, c.KubeProxyCert, c.KubeProxyKey); err != nil {
 		return nil, err
 	}
 	if s := l.Settings; s.KubeRouter != "" {
-		if f["config/kube-router.kubeconfig"], err = kubeconfig(s, "hco-admin", c.CA, c.AdminCert, c.AdminKey); err != nil {
+		if f["config/kube-router.kubeconfig"], err = kubeconfig(server, "hco-admin", c.CA, c.AdminCert, c.AdminKey); err != nil {
 			return nil, err
 		}
 	}
 	if f["config/containerd.toml"], err = ContainerdConfig(l.Settings, WorkerContainerd(n)); err != nil {
 		return nil, err
 	}
-	if f["cni/net.d/10-hco-pods.conflist"], err = cniConfig(l.Settings, n); err != nil {
+	if f["cni/net.d/10-hco-pods.conflist"], err = cniConfig(l.Settings, n.PodCIDR, n.Path("cni", "ipam")); err != nil {
 		return nil, err
 	}
 	if s := l.Settings; s.Registry != "" {
 		f["config/certs.d/"+s.Registry+"/hosts.toml"] = RegistryHosts(s.Registry)
 	}
 	f["config/hosts"] = HostsFile(l, n)
-	f["config/crictl.yaml"] = []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", n.Socket(), n.Socket()))
+	f["config/crictl.yaml"] = crictlConfig(n.Socket())
 	return f, nil
 }
 
@@ -135,35 +138,58 @@ func DNSTemplates(l Layout, first FirstNode) []byte {
 	return []byte(b.String())
 }
 
-// kubeletConfig: what differs from the first node's (hack/cluster/up.sh) is the
-// cgroup root, the reserved memory and the paths, which are the node's own through
-// its mount namespace (/var/lib/kubelet, /var/log/pods).
-func kubeletConfig(s Settings, n Node) ([]byte, error) {
+// kubeletParams are what differs between nodes' kubelet configurations.
+type kubeletParams struct {
+	Address                 netip.Addr
+	TLSCertFile, TLSKeyFile string
+	ClientCAFile            string
+	Socket                  string
+	// CgroupRoot is empty for the first node, whose kubelet has the host's cgroups.
+	CgroupRoot     string
+	PodLogsDir     string
+	MemoryReserved string
+}
+
+// workerKubelet: a worker has its own cgroup root and reserved memory; its paths are
+// its own through its mount namespace (/var/lib/kubelet, /var/log/pods).
+func workerKubelet(s Settings, n Node) kubeletParams {
+	return kubeletParams{
+		Address:        n.NodeIP,
+		TLSCertFile:    n.Path("pki", "kubelet-serving.crt"),
+		TLSKeyFile:     n.Path("pki", "kubelet-serving.key"),
+		ClientCAFile:   n.Path("pki", "ca.crt"),
+		Socket:         n.Socket(),
+		CgroupRoot:     n.CgroupRoot,
+		PodLogsDir:     "/var/log/pods",
+		MemoryReserved: s.MemoryReservedPerNode,
+	}
+}
+
+func kubeletConfig(s Settings, p kubeletParams) ([]byte, error) {
 	cfg := map[string]any{
 		"apiVersion":         "kubelet.config.k8s.io/v1beta1",
 		"kind":               "KubeletConfiguration",
-		"address":            n.NodeIP.String(),
+		"address":            p.Address.String(),
 		"port":               KubeletPort,
 		"readOnlyPort":       0,
 		"healthzBindAddress": "127.0.0.1",
 		"healthzPort":        KubeletHealthzPort,
-		"tlsCertFile":        n.Path("pki", "kubelet-serving.crt"),
-		"tlsPrivateKeyFile":  n.Path("pki", "kubelet-serving.key"),
+		"tlsCertFile":        p.TLSCertFile,
+		"tlsPrivateKeyFile":  p.TLSKeyFile,
 		"authentication": map[string]any{
 			"anonymous": map[string]any{"enabled": false},
 			"webhook":   map[string]any{"enabled": true},
-			"x509":      map[string]any{"clientCAFile": n.Path("pki", "ca.crt")},
+			"x509":      map[string]any{"clientCAFile": p.ClientCAFile},
 		},
 		"authorization":            map[string]any{"mode": "Webhook"},
-		"containerRuntimeEndpoint": "unix://" + n.Socket(),
+		"containerRuntimeEndpoint": "unix://" + p.Socket,
 		// cgroupfs and failCgroupV1: hosts of this kind have cgroup v1 and no systemd.
 		"cgroupDriver":  "cgroupfs",
-		"cgroupRoot":    n.CgroupRoot,
 		"failCgroupV1":  false,
 		"failSwapOn":    false,
 		"clusterDNS":    []string{s.DNSIP.String()},
 		"clusterDomain": s.ClusterDomain,
-		"podLogsDir":    "/var/log/pods",
+		"podLogsDir":    p.PodLogsDir,
 		// Every node shares the host's disk: eviction would only ever act on the pods of
 		// whichever node looks first.
 		"evictionHard": map[string]string{
@@ -181,24 +207,32 @@ func kubeletConfig(s Settings, n Node) ([]byte, error) {
 		// after another pulled the same image is refused with ErrImageNeverPull.
 		"imagePullCredentialsVerificationPolicy": "NeverVerify",
 	}
-	if s.MemoryReservedPerNode != "" {
-		cfg["systemReserved"] = map[string]string{"memory": s.MemoryReservedPerNode}
+	if p.CgroupRoot != "" {
+		cfg["cgroupRoot"] = p.CgroupRoot
+	}
+	if p.MemoryReserved != "" {
+		cfg["systemReserved"] = map[string]string{"memory": p.MemoryReserved}
 	}
 	return yaml.Marshal(cfg)
 }
 
-func kubeProxyConfig(s Settings, n Node) ([]byte, error) {
+// kubeProxyConfig: in iptables mode, which the kubelet and kube-router use too.
+// clusterCIDR: traffic to a Service from outside the pod network (the host and
+// host-network pods) is masqueraded, so the answer comes back through the node.
+// nodePortAddresses: NodePorts only on the node's address, never on the host's other
+// addresses nor on loopback (so route_localnet stays as it is).
+func kubeProxyConfig(s Settings, kubeconfigPath, nodeName string, nodeIP netip.Addr) ([]byte, error) {
 	return yaml.Marshal(map[string]any{
 		"apiVersion": "kubeproxy.config.k8s.io/v1alpha1",
 		"kind":       "KubeProxyConfiguration",
 		"clientConnection": map[string]any{
-			"kubeconfig": n.Path("config", "kube-proxy.kubeconfig"),
+			"kubeconfig": kubeconfigPath,
 		},
-		"hostnameOverride":   n.Name,
+		"hostnameOverride":   nodeName,
 		"mode":               "iptables",
 		"clusterCIDR":        s.PodsCIDR.String(),
 		"detectLocalMode":    "ClusterCIDR",
-		"nodePortAddresses":  []string{n.NodeIP.String() + "/32"},
+		"nodePortAddresses":  []string{nodeIP.String() + "/32"},
 		"healthzBindAddress": fmt.Sprintf("127.0.0.1:%d", KubeProxyHealthzPort),
 		"metricsBindAddress": fmt.Sprintf("127.0.0.1:%d", KubeProxyMetricsPort),
 		// The host withholds CAP_SYS_RESOURCE, so a negative score would be refused; the
@@ -214,9 +248,8 @@ func kubeProxyConfig(s Settings, n Node) ([]byte, error) {
 	})
 }
 
-// kubeconfig reaches the API server at the kubernetes Service's address, which the
-// host forwards to the API server on its loopback: a worker has a loopback of its own.
-func kubeconfig(s Settings, user string, ca, cert, key []byte) ([]byte, error) {
+// kubeconfig reaches the API server at server with a client certificate.
+func kubeconfig(server, user string, ca, cert, key []byte) ([]byte, error) {
 	enc := base64.StdEncoding.EncodeToString
 	return yaml.Marshal(map[string]any{
 		"apiVersion": "v1",
@@ -224,7 +257,7 @@ func kubeconfig(s Settings, user string, ca, cert, key []byte) ([]byte, error) {
 		"clusters": []any{map[string]any{
 			"name": "hco-local",
 			"cluster": map[string]any{
-				"server":                     "https://" + s.APIServiceIP.String(),
+				"server":                     server,
 				"certificate-authority-data": enc(ca),
 			},
 		}},
@@ -329,7 +362,10 @@ func RegistryHosts(registry string) []byte {
 // cniConfig: a bridge of the node's own with the node's pod /24. Pods have no default
 // route: they reach the other nodes' pods, the node links (where the cluster DNS and
 // host-network pods listen) and the Services through their node, and nothing beyond.
-func cniConfig(s Settings, n Node) ([]byte, error) {
+// hairpinMode: a pod that reaches itself through a Service gets its own connection
+// back over the same bridge port. containerd reads it for every new sandbox, so a
+// change needs no restart.
+func cniConfig(s Settings, podCIDR netip.Prefix, ipamDir string) ([]byte, error) {
 	routes := []map[string]string{}
 	for _, dst := range []string{s.PodsCIDR.String(), s.NodesCIDR.String(), s.ServiceCIDR.String()} {
 		routes = append(routes, map[string]string{"dst": dst})
@@ -345,11 +381,17 @@ func cniConfig(s Settings, n Node) ([]byte, error) {
 			"hairpinMode": true,
 			"ipam": map[string]any{
 				"type":    "host-local",
-				"ranges":  [][]map[string]string{{{"subnet": n.PodCIDR.String()}}},
+				"ranges":  [][]map[string]string{{{"subnet": podCIDR.String()}}},
 				"routes":  routes,
-				"dataDir": n.Path("cni", "ipam"),
+				"dataDir": ipamDir,
 			},
 		}},
 	}, "", "  ")
 	return append(b, '\n'), err
+}
+
+// crictlConfig points crictl at a node's containerd: for people,
+// `crictl --config <node>/config/crictl.yaml ps`.
+func crictlConfig(socket string) []byte {
+	return []byte(fmt.Sprintf("runtime-endpoint: unix://%s\nimage-endpoint: unix://%s\ntimeout: 30\n", socket, socket))
 }
