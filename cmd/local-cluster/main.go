@@ -86,21 +86,25 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if args[0] == "up" {
+		if o.k8sBin == "" {
+			return fmt.Errorf("up: --k8s-bin is required")
+		}
+		// The first node before the workers' client: its start writes the kubeconfig
+		// the workers are awaited with.
+		if err := upFirstNode(ctx, o, layout); err != nil {
+			return err
+		}
+	}
 	c, err := localcluster.Open(layout, self)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	switch args[0] {
 	case "up":
-		if o.k8sBin == "" {
-			return fmt.Errorf("up: --k8s-bin is required")
-		}
-		if err := upFirstNode(ctx, o, layout); err != nil {
-			return err
-		}
 		return c.Up(ctx, o.timeout)
 	case "down":
 		// The workers first, while the API server still answers (their Node objects go).

@@ -229,8 +229,12 @@ func (d *FirstNodeDown) removeNetwork() error {
 		log("deleting the node's address %s (network namespace %s)", d.CP.NodeIP, FirstNodeNetNS)
 		errs = append(errs, run("ip", "netns", "delete", FirstNodeNetNS))
 	}
+	// The namespace's deletion takes the pair with it a moment later: only a link
+	// still there after a failed delete is an error.
 	if linkExists(FirstNodeLink) {
-		errs = append(errs, run("ip", "link", "delete", FirstNodeLink))
+		if err := run("ip", "link", "delete", FirstNodeLink); err != nil && linkExists(FirstNodeLink) {
+			errs = append(errs, err)
+		}
 	}
 	errs = append(errs, removeKubeChains())
 	// The bridge plugin adds no rules with ipMasq off; any rule left that names the

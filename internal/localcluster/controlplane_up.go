@@ -167,8 +167,8 @@ func (u *FirstNodeUp) ensure(name string) error {
 }
 
 // await polls check every second until it succeeds, or fails naming the process's log.
-func (u *FirstNodeUp) await(ctx context.Context, name string, timeout time.Duration, check func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+func (u *FirstNodeUp) await(parent context.Context, name string, timeout time.Duration, check func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	var last error
 	for {
@@ -177,6 +177,9 @@ func (u *FirstNodeUp) await(ctx context.Context, name string, timeout time.Durat
 		}
 		select {
 		case <-ctx.Done():
+			if parent.Err() != nil {
+				return fmt.Errorf("interrupted while waiting for %s: %w", name, parent.Err())
+			}
 			return fmt.Errorf("timed out after %s waiting for %s (log: %s): %w", timeout, name, u.CP.Path("logs", name+".log"), last)
 		case <-time.After(time.Second):
 		}
