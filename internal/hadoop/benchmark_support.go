@@ -25,10 +25,11 @@ type ClientContainer struct {
 // the attachments' NetworkAttachmentDefinitions name, without which the network's CNI
 // cannot attach it. It requests none of spec.network.extendedResources beyond those:
 // they are counted per NodeManager and meant for YARN's containers. Nor does it get
-// spec.network.cephOptions, whose RDMA messenger needs them: its core-site.xml is
-// the ResourceManager's. It has no ports and no probes: a client runs a command and
-// exits. configHash is the cluster's ConfigHash, recorded in the pod's annotations
-// like the daemons', so a pod shows which configuration it ran with.
+// spec.network.cephOptions, whose RDMA messenger needs the NodeManagers' devices: it
+// mounts the core-site.xml the ResourceManager does. It has no ports and no probes: a
+// client runs a command and exits. configHash is the cluster's ConfigHash, recorded in
+// the pod's annotations like the daemons', so a pod shows which configuration it ran
+// with.
 func ClientPodTemplate(in Input, configHash string, c ClientContainer) corev1.PodTemplateSpec {
 	net := in.Cluster.Spec.Network
 	r := role{

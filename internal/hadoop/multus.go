@@ -100,8 +100,9 @@ func AttachmentResourceName(annotations map[string]string) (string, error) {
 	return name, nil
 }
 
-// attachmentDevices are the devices pods of c need to join their networks: one of
-// the resource each attachment's NetworkAttachmentDefinition names, sorted by name.
+// attachmentDevices are the devices pods of c need to join their networks: for each
+// attachment, one device of the resource its NetworkAttachmentDefinition names,
+// sorted by resource name.
 // Pods on the host's network need none, since Multus attaches nothing to them.
 func attachmentDevices(in Input, c Component) []v1alpha1.ExtendedResource {
 	if in.Cluster.Spec.Network.HostNetwork || len(in.AttachmentResources) == 0 {
