@@ -1,17 +1,22 @@
 package controllers
 
 import (
+	"encoding/json"
 	"fmt"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -204,4 +209,54 @@ func createNetworkAttachment(ns, name string) {
 		"spec":       map[string]any{"config": `{"cniVersion": "0.3.1", "type": "macvlan", "master": "eth1"}`},
 	}}
 	Expect(k8sClient.Create(ctx, nad)).To(Succeed())
+}
+
+// setAttachmentResource annotates a NetworkAttachmentDefinition with the extended
+// resource whose devices carry its network, as an SR-IOV network's is; "" removes the
+// annotation.
+func setAttachmentResource(ns, name, resource string) {
+	var value any
+	if resource != "" {
+		value = resource
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{hadoop.ResourceNameAnnotation: value}}})
+	Expect(err).NotTo(HaveOccurred())
+	nad := &unstructured.Unstructured{}
+	nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
+	nad.SetNamespace(ns)
+	nad.SetName(name)
+	Expect(k8sClient.Patch(ctx, nad, client.RawPatch(types.MergePatchType, patch))).To(Succeed())
+}
+
+// deviceCount reads "<request>/<limit>" of an extended resource in the first
+// container of a pod template.
+func deviceCount(pod *corev1.PodTemplateSpec, name string) string {
+	r := pod.Spec.Containers[0].Resources
+	request, limit := r.Requests[corev1.ResourceName(name)], r.Limits[corev1.ResourceName(name)]
+	return request.String() + "/" + limit.String()
+}
+
+// statefulSetDevices reads deviceCount of a StatefulSet's pods as the API server has it.
+func statefulSetDevices(sts *appsv1.StatefulSet, name string) func(Gomega) string {
+	return func(g Gomega) string {
+		g.Expect(get(sts)()).To(Succeed())
+		return deviceCount(&sts.Spec.Template, name)
+	}
+}
+
+// offerDevices makes a node that offers count of each resource, for the rest of the
+// spec.
+func offerDevices(name string, count int64, resources ...string) {
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	Expect(k8sClient.Create(ctx, node)).To(Succeed())
+	DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, node))).To(Succeed()) })
+	Eventually(func(g Gomega) {
+		g.Expect(get(node)()).To(Succeed())
+		node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("32")}
+		for _, r := range resources {
+			node.Status.Allocatable[corev1.ResourceName(r)] = *resource.NewQuantity(count, resource.DecimalSI)
+		}
+		node.Status.Capacity = node.Status.Allocatable
+		g.Expect(k8sClient.Status().Update(ctx, node)).To(Succeed())
+	}).Should(Succeed())
 }

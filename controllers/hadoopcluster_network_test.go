@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -86,4 +87,105 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 		Expect(k8sClient.Delete(ctx, node)).To(Succeed())
 		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
 	})
+
+	It("requests the devices its attachments' NetworkAttachmentDefinitions name, and records them", func() {
+		other := createNamespace("network")
+		device := "sriov.example.com/vf-" + ns
+		createNetworkAttachment(ns, "sriov-a")
+		setAttachmentResource(ns, "sriov-a", device)
+		createNetworkAttachment(other, "sriov-b")
+		setAttachmentResource(other, "sriov-b", device)
+		hc := createCluster(ns, "sriov", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.Network.Attachments = []v1alpha1.NetworkAttachment{{Name: "sriov-a"}, {Name: "sriov-b", Namespace: other}}
+		})
+
+		By("one device per attachment for the NodeManagers, none for the daemons that do not join them")
+		children := childrenOf(hc)
+		Eventually(statefulSetDevices(children.NodeManagers, device)).Should(Equal("2/2"))
+		Expect(statefulSetDevices(children.ResourceManager, device)(Default)).To(Equal("0/0"))
+		Eventually(attachmentResources(hc)).Should(Equal([]v1alpha1.AttachmentResource{
+			{Namespace: ns, Name: "sriov-a", ResourceName: device},
+			{Namespace: other, Name: "sriov-b", ResourceName: device},
+		}))
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/ExtendedResourceUnavailable"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(
+			"no node offers " + device + " (2 per NodeManager, named by NetworkAttachmentDefinition " + ns + "/sriov-a, " + other + "/sriov-b)"))
+
+		By("noticing a node that offers them, through the devices the status records")
+		offerDevices("sriov-"+ns, 2, device)
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(ContainSubstring(
+			"attachments bring devices, one per attachment to each pod that joins it: " + device + " (" + ns + "/sriov-a, " + other + "/sriov-b); nodes offer " + device))
+
+		By("following a NetworkAttachmentDefinition that stops naming the device")
+		setAttachmentResource(other, "sriov-b", "")
+		Eventually(statefulSetDevices(children.NodeManagers, device)).Should(Equal("1/1"))
+		Eventually(attachmentResources(hc)).Should(Equal([]v1alpha1.AttachmentResource{
+			{Namespace: ns, Name: "sriov-a", ResourceName: device},
+		}))
+
+		By("refusing a name no pod could request")
+		setAttachmentResource(other, "sriov-b", "sriov_vf")
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("False/InvalidAttachmentResource"))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(HavePrefix(
+			"NetworkAttachmentDefinition " + other + `/sriov-b: k8s.v1.cni.cncf.io/resourceName "sriov_vf" is not an extended resource name`))
+		Eventually(events(hc)).Should(ContainElement("Warning/InvalidAttachmentResource"))
+		Expect(statefulSetDevices(children.NodeManagers, device)(Default)).To(Equal("1/1"))
+	})
+
+	It("gives the benchmark stages their attachments' devices, and none of the NodeManagers' own", func() {
+		device := "sriov.example.com/stage-" + ns
+		hca := "rdma/hca-stage-" + ns
+		createNetworkAttachment(ns, "sriov-a")
+		setAttachmentResource(ns, "sriov-a", device)
+		offerDevices("stage-"+ns, 1, device, hca)
+		hc := playClusterReady(createCluster(ns, "stages", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.Network.Attachments = []v1alpha1.NetworkAttachment{{Name: "sriov-a"}}
+			s.Network.ExtendedResources = []v1alpha1.ExtendedResource{{Name: hca, Count: 1}}
+		}))
+		Expect(statefulSetDevices(childrenOf(hc).NodeManagers, hca)(Default)).To(Equal("1/1"))
+
+		run := createRun(ns, "sort", hc.Name, teraSort)
+		pod := stageJob(run, v1alpha1.StageTeraGen, 1).Spec.Template
+		Expect(pod.Annotations).To(HaveKeyWithValue(hadoop.NetworksAnnotation, `[{"name":"sriov-a"}]`))
+		Expect(deviceCount(&pod, device)).To(Equal("1/1"))
+		Expect(deviceCount(&pod, hca)).To(Equal("0/0"))
+	})
+
+	It("mounts the NodeManagers' own core-site.xml, with spec.network.cephOptions, in their container alone", func() {
+		hc := createCluster(ns, "rdma-messenger", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.Config.CephOptions = map[string]string{"client_oc_size": "104857600"}
+			s.Network.CephOptions = map[string]string{"ms_type": "async+rdma", "ms_async_rdma_device_name": "mlx5_0"}
+		})
+		children := childrenOf(hc)
+		Eventually(get(children.ConfigMap)).Should(Succeed())
+		Expect(children.ConfigMap.Data[hadoop.FileNodeManagerCoreSite]).To(ContainSubstring("client_fs=cephfs,client_oc_size=104857600,ms_async_rdma_device_name=mlx5_0,ms_type=async+rdma"))
+		Expect(children.ConfigMap.Data[hadoop.FileCoreSite]).To(ContainSubstring("<value>client_fs=cephfs,client_oc_size=104857600</value>"))
+		coreSite := func(sts *appsv1.StatefulSet) string {
+			Eventually(get(sts)).Should(Succeed())
+			for _, m := range sts.Spec.Template.Spec.Containers[0].VolumeMounts {
+				if m.MountPath == hadoop.ConfDir+"/"+hadoop.FileCoreSite {
+					return m.SubPath
+				}
+			}
+			return ""
+		}
+		Expect(coreSite(children.NodeManagers)).To(Equal(hadoop.FileNodeManagerCoreSite))
+		Expect(coreSite(children.ResourceManager)).To(Equal(hadoop.FileCoreSite))
+		Expect(coreSite(children.JobHistory)).To(Equal(hadoop.FileCoreSite))
+
+		By("dropping the file once spec.network.cephOptions is empty")
+		updateCluster(hc, func(s *v1alpha1.HadoopClusterSpec) { s.Network.CephOptions = nil })
+		Eventually(func(g Gomega) map[string]string {
+			g.Expect(get(children.ConfigMap)()).To(Succeed())
+			return children.ConfigMap.Data
+		}).ShouldNot(HaveKey(hadoop.FileNodeManagerCoreSite))
+		Eventually(func() string { return coreSite(children.NodeManagers) }).Should(Equal(hadoop.FileCoreSite))
+	})
 })
+
+func attachmentResources(hc *v1alpha1.HadoopCluster) func(Gomega) []v1alpha1.AttachmentResource {
+	return func(g Gomega) []v1alpha1.AttachmentResource {
+		return fresh(hc)(g).Status.Network.AttachmentResources
+	}
+}

@@ -109,8 +109,9 @@ const (
 	// ConditionConfigReady: the spec is usable and the Hadoop configuration ConfigMap is
 	// current.
 	ConditionConfigReady = "ConfigReady"
-	// ConditionNetworkReady: every NetworkAttachmentDefinition exists and some node
-	// offers each requested extended resource.
+	// ConditionNetworkReady: every NetworkAttachmentDefinition exists, names a device
+	// a pod can request if it names one, and some node offers each extended resource
+	// the NodeManagers request.
 	ConditionNetworkReady = "NetworkReady"
 	// ConditionResourceManagerReady: the ResourceManager pod is ready and current.
 	ConditionResourceManagerReady = "ResourceManagerReady"
@@ -135,9 +136,14 @@ const (
 	// ReasonNetworkAttachmentNotFound: a NetworkAttachmentDefinition in
 	// spec.network.attachments (or Rook's public network) does not exist.
 	ReasonNetworkAttachmentNotFound = "NetworkAttachmentNotFound"
-	// ReasonExtendedResourceUnavailable: no node advertises an extended resource in
-	// spec.network.extendedResources, so NodeManagers cannot be scheduled.
+	// ReasonExtendedResourceUnavailable: no node advertises an extended resource the
+	// NodeManagers request (of spec.network.extendedResources, or named by an
+	// attachment's NetworkAttachmentDefinition), so they cannot be scheduled.
 	ReasonExtendedResourceUnavailable = "ExtendedResourceUnavailable"
+	// ReasonInvalidAttachmentResource: a NetworkAttachmentDefinition the pods join
+	// names, in its k8s.v1.cni.cncf.io/resourceName annotation, something that is not
+	// an extended resource name, which no pod can request.
+	ReasonInvalidAttachmentResource = "InvalidAttachmentResource"
 	// ReasonUnschedulable: the scheduler cannot place some pods; the message has its
 	// explanation.
 	ReasonUnschedulable = "Unschedulable"

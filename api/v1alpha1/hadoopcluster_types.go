@@ -401,15 +401,19 @@ type HadoopConfig struct {
 	// +optional
 	HadoopEnv map[string]string `json:"hadoopEnv,omitempty"`
 
-	// CephOptions are extra libcephfs options for every Hadoop client, such as
-	// ms_type: async+rdma and ms_async_rdma_device_name for Ceph's RDMA messenger.
+	// CephOptions are extra libcephfs options for every Hadoop client: the
+	// ResourceManager, the JobHistory server, the NodeManagers and their YARN
+	// containers, and the benchmark stages, such as client_oc_size or debug_client.
 	// They reach the connector through ceph.conf.options. The options that name the
-	// monitors, the credentials, the file system or the session tags are refused.
+	// monitors, the credentials, the file system or the session tags are refused, and
+	// so is Ceph's RDMA messenger (an ms_type, ms_public_type or ms_cluster_type with
+	// rdma), which only pods with an RDMA device can use: network.cephOptions takes it.
 	// +kubebuilder:validation:MaxProperties=16
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 128 && k.matches('^[a-z][a-z0-9_]*$'))",message="keys must be Ceph option names: lowercase letters, digits and '_', starting with a letter"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 1024)",message="values must be at most 1024 characters"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !self[k].contains(','))",message="values must not contain ',': the connector separates options with commas"
 	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['client_fs', 'client_mds_namespace', 'client_mountpoint', 'client_metadata', 'mon_host', 'keyring', 'key', 'keyfile']))",message="must not set client_fs, client_mds_namespace, client_mountpoint, client_metadata, mon_host, keyring, key or keyfile: the operator sets them from the StorageBackend, and the connector tags each session"
+	// +kubebuilder:validation:XValidation:rule="!['ms_type', 'ms_public_type', 'ms_cluster_type'].exists(o, o in self && self[o].contains('rdma'))",message="must not choose Ceph's RDMA messenger (ms_type, ms_public_type or ms_cluster_type with rdma): every Hadoop client gets these options, and the ResourceManager, the JobHistory server and the benchmark stages have no RDMA device; set it in spec.network.cephOptions, which only the NodeManagers and their YARN containers get"
 	// +optional
 	CephOptions map[string]string `json:"cephOptions,omitempty"`
 }
@@ -569,24 +573,33 @@ type NetworkPeer struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.dataInterface) || (has(self.hostNetwork) && self.hostNetwork) || self.dataInterface == 'eth0' || (has(self.attachments) && self.attachments.exists(a, has(a.interfaceName) && a.interfaceName == self.dataInterface)) || (self.dataInterface.matches('^net[1-9]$') && int(self.dataInterface.substring(3)) <= (has(self.attachments) ? size(self.attachments) : 0) + 1 && (int(self.dataInterface.substring(3)) > (has(self.attachments) ? size(self.attachments) : 0) || !has(self.attachments[int(self.dataInterface.substring(3)) - 1].interfaceName)))",message="must be an interface of the NodeManager pods: eth0, an attachment's interfaceName, net<N> for the N-th attachment without one, or the one after the attachments (Rook's Multus public network); any of the node's interfaces needs hostNetwork",fieldPath=".dataInterface"
 type NetworkSpec struct {
 	// Attachments are Multus networks (NetworkAttachmentDefinitions) the NodeManager
-	// pods join, for example an InfiniBand, SR-IOV or 10GbE network. When the Rook
-	// cluster uses Multus for its public network, every Hadoop pod also joins that
-	// network without being listed here.
+	// pods join, for example an InfiniBand, SR-IOV or 10GbE network; the benchmark
+	// stages join them too. When the Rook cluster uses Multus for its public network,
+	// every Hadoop pod also joins that network without being listed here. A
+	// NetworkAttachmentDefinition annotated k8s.v1.cni.cncf.io/resourceName, as
+	// device-backed networks such as SR-IOV are, makes every pod that joins it request
+	// one such device (status.network.attachmentResources lists them), as the network's
+	// CNI needs; no webhook has to add the requests.
 	// +kubebuilder:validation:MaxItems=8
 	// +listType=atomic
 	// +optional
 	Attachments []NetworkAttachment `json:"attachments,omitempty"`
 
 	// ExtendedResources are requested (and limited) per NodeManager pod, for example
-	// rdma/rdma_shared_device_a or an SR-IOV virtual function resource.
+	// rdma/rdma_shared_device_a or GPUs. An attachment's device need not be listed:
+	// its NetworkAttachmentDefinition's resourceName is requested already, and an
+	// entry of the same name here is the same device, so the NodeManagers request the
+	// larger of the two counts.
 	// +kubebuilder:validation:MaxItems=8
 	// +listType=map
 	// +listMapKey=name
 	// +optional
 	ExtendedResources []ExtendedResource `json:"extendedResources,omitempty"`
 
-	// IPCLock adds the IPC_LOCK capability, which RDMA needs to pin memory. Unset adds
-	// it when an extended resource name contains "rdma".
+	// IPCLock adds the IPC_LOCK capability, which RDMA needs to pin memory, to the
+	// NodeManagers and the benchmark stages. Unset adds it when a NodeManager requests
+	// an extended resource whose name contains "rdma", listed in extendedResources or
+	// named by an attachment's NetworkAttachmentDefinition.
 	// +optional
 	IPCLock *bool `json:"ipcLock,omitempty"`
 
@@ -606,6 +619,21 @@ type NetworkSpec struct {
 	// share a node, since their ports would collide.
 	// +optional
 	HostNetwork bool `json:"hostNetwork,omitempty"`
+	// CephOptions are libcephfs options only for the NodeManagers and the YARN
+	// containers they run, the pods that hold the data network's devices: Ceph's RDMA
+	// messenger (ms_type: async+rdma, ms_async_rdma_device_name, ...). They are merged
+	// over config.cephOptions, an option here winning, into a core-site.xml of the
+	// NodeManagers' own, where ceph.conf.options is final, so a MapReduce job's
+	// configuration cannot replace it in its tasks. The ResourceManager, the JobHistory
+	// server, the benchmark stages and the operator's Jobs do not get them. The options
+	// config.cephOptions refuses as the operator's are refused here too.
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 128 && k.matches('^[a-z][a-z0-9_]*$'))",message="keys must be Ceph option names: lowercase letters, digits and '_', starting with a letter"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 1024)",message="values must be at most 1024 characters"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !self[k].contains(','))",message="values must not contain ',': the connector separates options with commas"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !(k in ['client_fs', 'client_mds_namespace', 'client_mountpoint', 'client_metadata', 'mon_host', 'keyring', 'key', 'keyfile']))",message="must not set client_fs, client_mds_namespace, client_mountpoint, client_metadata, mon_host, keyring, key or keyfile: the operator sets them from the StorageBackend, and the connector tags each session"
+	// +optional
+	CephOptions map[string]string `json:"cephOptions,omitempty"`
 }
 
 // ExtendedResource is a device resource a device plugin advertises on nodes.
@@ -757,6 +785,36 @@ type HadoopClusterStatus struct {
 	// annotation, so a change rolls them.
 	// +optional
 	ConfigHash string `json:"configHash,omitempty"`
+
+	// Network is what the operator found out about the networks the pods join.
+	// +optional
+	Network NetworkStatus `json:"network,omitzero"`
+}
+
+// NetworkStatus is what the operator found out about the networks the pods join.
+type NetworkStatus struct {
+	// AttachmentResources are the NetworkAttachmentDefinitions the pods join that name
+	// a device in their k8s.v1.cni.cncf.io/resourceName annotation, such as the
+	// virtual functions of an SR-IOV network. A pod that joins one requests and limits
+	// one such device, and as many as the attachments it joins that name it: the
+	// NodeManagers (at least the count of spec.network.extendedResources), the
+	// benchmark stages, whose pods are built from this list, and for Rook's Multus
+	// public network every Hadoop pod. Empty when the API server does not serve
+	// NetworkAttachmentDefinitions.
+	// +listType=atomic
+	// +optional
+	AttachmentResources []AttachmentResource `json:"attachmentResources,omitempty"`
+}
+
+// AttachmentResource is the device a NetworkAttachmentDefinition asks of its pods.
+type AttachmentResource struct {
+	// Namespace of the NetworkAttachmentDefinition.
+	Namespace string `json:"namespace"`
+	// Name of the NetworkAttachmentDefinition.
+	Name string `json:"name"`
+	// ResourceName is the extended resource its k8s.v1.cni.cncf.io/resourceName
+	// annotation names.
+	ResourceName string `json:"resourceName"`
 }
 
 // Decommissioning is a graceful decommission of NodeManagers: for a scale-down, or

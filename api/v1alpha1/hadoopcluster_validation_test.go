@@ -1,6 +1,7 @@
 package v1alpha1_test
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -109,6 +110,14 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("cephOptions: a value over 1024 characters", cluster(`{config: {cephOptions: {client_cache_size: `+strings.Repeat("1", 1025)+`}}}`), "spec.config.cephOptions", "values must be at most 1024 characters"),
 		Entry("cephOptions: a value with a comma", cluster(`{config: {cephOptions: {debug_client: "1,5"}}}`), "spec.config.cephOptions", "values must not contain ','"),
 		Entry("cephOptions: the monitors", cluster(`{config: {cephOptions: {mon_host: 10.0.0.1}}}`), "spec.config.cephOptions", "must not set client_fs"),
+		Entry("cephOptions: the RDMA messenger for every client", cluster(`{config: {cephOptions: {ms_type: async+rdma, ms_async_rdma_device_name: mlx5_0}}}`), "spec.config.cephOptions", "must not choose Ceph's RDMA messenger"),
+		Entry("cephOptions: the RDMA messenger on the public network for every client", cluster(`{config: {cephOptions: {ms_public_type: async+rdma}}}`), "spec.config.cephOptions", "set it in spec.network.cephOptions"),
+		Entry("cephOptions: the RDMA messenger on the cluster network for every client", cluster(`{config: {cephOptions: {ms_type: async+posix, ms_cluster_type: async+rdma}}}`), "spec.config.cephOptions", "must not choose Ceph's RDMA messenger"),
+		Entry("network.cephOptions: an uppercase name", network(`{cephOptions: {MS_TYPE: async+rdma}}`), "spec.network.cephOptions", "keys must be Ceph option names"),
+		Entry("network.cephOptions: a value over 1024 characters", network(`{cephOptions: {ms_async_rdma_device_name: `+strings.Repeat("m", 1025)+`}}`), "spec.network.cephOptions", "values must be at most 1024 characters"),
+		Entry("network.cephOptions: a value with a comma", network(`{cephOptions: {ms_async_rdma_device_name: "mlx5_0,mlx5_1"}}`), "spec.network.cephOptions", "values must not contain ','"),
+		Entry("network.cephOptions: the file system", network(`{cephOptions: {client_fs: other}}`), "spec.network.cephOptions", "must not set client_fs"),
+		Entry("network.cephOptions: 17 options", network(`{cephOptions: {`+seventeenOptions()+`}}`), "spec.network.cephOptions", "must have at most 16 items"),
 
 		Entry("metrics: an interval without a unit", metrics(`{podMonitor: {interval: "30"}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
 		Entry("metrics: an interval of Go's form", metrics(`{podMonitor: {interval: 1.5m}}`), "spec.metrics.podMonitor.interval", "must be a positive Prometheus duration"),
@@ -186,6 +195,7 @@ var _ = Describe("HadoopCluster admission", func() {
 		Entry("queues with their own submitters", cluster(`{yarn: {queues: [{name: default, capacity: 70}, {name: etl, capacity: 30, maximumCapacity: 60, submitters: {groups: [etl]}}]}}`)),
 		Entry("YARN ACLs off", access(`{yarn: {acls: false}}`)),
 		Entry("every pod of the namespace as a client", access(`{clients: {web: [{podSelector: {}}]}}`)),
+		Entry("the RDMA messenger for the NodeManagers alone", cluster(`{config: {cephOptions: {ms_type: async+posix, client_oc_size: "104857600"}}, network: {cephOptions: {ms_type: async+rdma, ms_public_type: async+rdma, ms_async_rdma_device_name: mlx5_0}}}`)),
 	)
 
 	It("switches metrics on by default", func(ctx SpecContext) {
@@ -245,3 +255,12 @@ var _ = Describe("HadoopCluster admission", func() {
 		Expect(k8sClient.Patch(ctx, hc, spec{patch: `{nodeManagers: {replicas: 3, localDirs: {emptyDir: {medium: Memory}}}, placement: {nodeSelector: {disk: ssd}}, paused: true}`}.specPatch())).To(Succeed())
 	})
 })
+
+// seventeenOptions are one Ceph option more than a cephOptions map may hold.
+func seventeenOptions() string {
+	options := make([]string, 0, 17)
+	for i := range 17 {
+		options = append(options, fmt.Sprintf("debug_option_%d: %q", i, "1"))
+	}
+	return strings.Join(options, ", ")
+}

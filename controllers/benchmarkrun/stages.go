@@ -298,7 +298,10 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 }
 
 // jobInput is the cluster as the run's stages see it: its storage resolved as the
-// HadoopCluster controller resolves it.
+// HadoopCluster controller resolves it, and the devices its networks'
+// NetworkAttachmentDefinitions name as that controller recorded them for its own pods
+// (status.network.attachmentResources), since the stages join the NodeManagers'
+// networks.
 func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
 	resolver := storage.Resolver{Client: r.Client, APIReader: r.APIReader, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
@@ -311,8 +314,9 @@ func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input,
 	}
 	stor := *res.Storage
 	return benchmark.Input{
-		Run:        p.run,
-		Cluster:    hadoop.Input{Cluster: hc, Storage: stor, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
+		Run: p.run,
+		Cluster: hadoop.Input{Cluster: hc, Storage: stor, Defaults: hadoop.Defaults{Image: r.HadoopImage},
+			AttachmentResources: hc.Status.Network.AttachmentResources},
 		ConfigHash: hc.Status.ConfigHash,
 	}, nil
 }

@@ -46,8 +46,11 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 	if err != nil {
 		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
 	}
+	// reconcileNetwork has just recorded the devices the NetworkAttachmentDefinitions
+	// name, from which the BenchmarkRun controller builds its stage pods too.
 	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Decommission: decommission,
-		Defaults: hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
+		AttachmentResources: hc.Status.Network.AttachmentResources,
+		Defaults:            hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
 	if err != nil {
 		// Only a spec change can fix this, and that brings a new pass: no requeue.
 		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")

@@ -60,8 +60,13 @@ func (r *Reconciler) evictDeadSessions(ctx context.Context, p *clusterPass, stor
 	plan := fencing.Plan(recorded, pods.Items, nodes, r.now())
 	record := plan.Record
 	var errs []error
+	// This runs before reconcileNetwork: the devices of Rook's public network, which
+	// the Jobs join, are as the last pass recorded them, and the pods whose sessions
+	// they evict were made in such a pass.
+	in := hadoop.Input{Cluster: hc, Storage: *storage, Defaults: hadoop.Defaults{Image: r.HadoopImage},
+		AttachmentResources: p.base.Status.Network.AttachmentResources}
 	for _, e := range plan.Evict {
-		if err := r.startEviction(ctx, hc, *storage, e); err != nil {
+		if err := r.startEviction(ctx, in, e); err != nil {
 			// As recorded before, so the next pass tries again.
 			record = slices.DeleteFunc(record, func(s v1alpha1.SessionPod) bool { return s.UID == e.Pod.UID })
 			record = append(record, e.Pod)
@@ -101,14 +106,14 @@ func (r *Reconciler) nodesOf(ctx context.Context, pods []corev1.Pod) (map[string
 // startEviction creates the Job that evicts the sessions of the pod gone, or of the
 // pod on a lost node. A Job of that name that exists already was made by an earlier
 // pass for the same UID and reason.
-func (r *Reconciler) startEviction(ctx context.Context, hc *v1alpha1.HadoopCluster, storage hadoop.Storage, e fencing.Eviction) error {
+func (r *Reconciler) startEviction(ctx context.Context, in hadoop.Input, e fencing.Eviction) error {
+	hc, storage := in.Cluster, in.Storage
 	gone := e.Pod
 	var fencedAt *time.Time
 	if e.NodeLost {
 		fencedAt = &e.FencedAt
 	}
-	job := hadoop.EvictSessionsJob(hadoop.Input{Cluster: hc, Storage: storage, Defaults: hadoop.Defaults{Image: r.HadoopImage}},
-		gone.Name, types.UID(gone.UID), fencedAt)
+	job := hadoop.EvictSessionsJob(in, gone.Name, types.UID(gone.UID), fencedAt)
 	if err := controllerutil.SetControllerReference(hc, job, r.Scheme); err != nil {
 		return err
 	}

@@ -22,9 +22,16 @@ import (
 
 // reconcileNetwork checks that the pods can get the networks and devices they ask
 // for: every NetworkAttachmentDefinition they join exists, and some node offers each
-// extended resource. Missing ones do not stop the cluster from being applied (its pods
-// start once they appear), but NetworkReady names them. Rook's public network on
-// Multus, which every Hadoop pod joins, is among them.
+// extended resource a NodeManager requests. Missing ones do not stop the cluster from
+// being applied (its pods start once they appear), but NetworkReady names them. Rook's
+// public network on Multus, which every Hadoop pod joins, is among them.
+//
+// It also records in status.network.attachmentResources the devices those
+// NetworkAttachmentDefinitions name, which the pods that join them request
+// (reconcileChildren). The BenchmarkRun controller builds its stage pods from that
+// record rather than reading the NetworkAttachmentDefinitions itself: one reader, so
+// the stages request what the NodeManagers beside them request, and the BenchmarkRun
+// controller needs neither access to Multus's API nor to know whether it is served.
 func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res storage.Resolved) error {
 	hc := p.hc
 	spec := hc.Spec.Network
@@ -43,25 +50,36 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 		}
 	}
 
-	missing, err := r.missingAttachments(ctx, keys)
+	found, err := r.readAttachments(ctx, keys)
 	if err != nil {
 		return p.Failed(v1alpha1.ConditionNetworkReady, err)
 	}
-	if len(missing) > 0 {
-		message := "no NetworkAttachmentDefinition " + strings.Join(missing, ", ") + ": the pods cannot join these networks until they are created (or removed from spec.network.attachments)"
+	hc.Status.Network.AttachmentResources = found.resources
+	if len(found.missing) > 0 {
+		message := "no NetworkAttachmentDefinition " + strings.Join(found.missing, ", ") + ": the pods cannot join these networks until they are created (or removed from spec.network.attachments)"
 		if !r.APIs.NetworkAttachments {
 			message = "the API server does not serve NetworkAttachmentDefinitions (k8s.cni.cncf.io/v1), so Multus cannot attach " +
-				strings.Join(missing, ", ") + ": install Multus (the operator notices within 30 seconds and restarts to watch it), or remove spec.network.attachments"
+				strings.Join(found.missing, ", ") + ": install Multus (the operator notices within 30 seconds and restarts to watch it), or remove spec.network.attachments"
 		}
 		problems = append(problems, lifecycle.Unmet{Reason: v1alpha1.ReasonNetworkAttachmentNotFound, Message: message})
 	}
+	if len(found.invalid) > 0 {
+		problems = append(problems, lifecycle.Unmet{Reason: v1alpha1.ReasonInvalidAttachmentResource, Message: strings.Join(found.invalid, "; ") +
+			": no pod can request such a device, so the pods that join these networks request none, and their CNI may refuse them; correct the annotation"})
+	}
 
-	unavailable, err := r.unavailableResources(ctx, spec.ExtendedResources)
+	in := hadoop.Input{Cluster: hc, AttachmentResources: found.resources}
+	if res.Storage != nil {
+		in.Storage = *res.Storage
+	}
+	devices := hadoop.NodeManagerDevices(in)
+	unavailable, err := r.unavailableResources(ctx, devices, found.resources)
 	if err != nil {
 		return p.Failed(v1alpha1.ConditionNetworkReady, err)
 	}
 	if len(unavailable) > 0 {
-		problems = append(problems, lifecycle.Unmet{Reason: v1alpha1.ReasonExtendedResourceUnavailable, Message: "no node offers " + strings.Join(unavailable, ", ") + ", so NodeManagers cannot be scheduled: install the device plugin, or remove it from spec.network.extendedResources"})
+		problems = append(problems, lifecycle.Unmet{Reason: v1alpha1.ReasonExtendedResourceUnavailable, Message: "no node offers " + strings.Join(unavailable, ", ") +
+			", so NodeManagers cannot be scheduled: install the device plugin, or remove it from spec.network.extendedResources (or the attachment whose NetworkAttachmentDefinition names it)"})
 	}
 
 	if len(problems) > 0 {
@@ -72,7 +90,7 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 		p.False(v1alpha1.ConditionNetworkReady, problems[0].Reason, strings.Join(messages, "; "))
 		return nil
 	}
-	summary := networkSummary(spec, keys)
+	summary := networkSummary(spec.HostNetwork, keys, found.resources, devices)
 	if hadoop.NetworkPoliciesIneffective(hc) {
 		// A note, not a fault: Ready does not depend on it.
 		summary += "; " + networkPoliciesIneffective
@@ -85,13 +103,24 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 // NetworkPolicies protect nothing.
 const networkPoliciesIneffective = "the NetworkPolicies of spec.access do not protect the daemons, because NetworkPolicies do not apply to pods on the host's network: anything that reaches the nodes reaches YARN; restrict it with the nodes' firewall, or set spec.access.networkPolicies to false to say so (docs/security.md)"
 
-// missingAttachments returns the keys of the NetworkAttachmentDefinitions that do not
-// exist; all of them when the API is not served.
-func (r *Reconciler) missingAttachments(ctx context.Context, keys []string) ([]string, error) {
+// attachments is what the NetworkAttachmentDefinitions the pods join say.
+type attachments struct {
+	// missing are the keys of those that do not exist; all of them when the API is
+	// not served.
+	missing []string
+	// resources are the devices those that exist name, in the order of the keys.
+	resources []v1alpha1.AttachmentResource
+	// invalid says which name something no pod can request, and why.
+	invalid []string
+}
+
+// readAttachments reads the NetworkAttachmentDefinitions of keys, as metadata: their
+// annotations are all the operator needs of them.
+func (r *Reconciler) readAttachments(ctx context.Context, keys []string) (attachments, error) {
 	if !r.APIs.NetworkAttachments {
-		return keys, nil
+		return attachments{missing: keys}, nil
 	}
-	var missing []string
+	var out attachments
 	for _, key := range keys {
 		ns, name, _ := strings.Cut(key, "/")
 		nad := &metav1.PartialObjectMetadata{}
@@ -99,17 +128,25 @@ func (r *Reconciler) missingAttachments(ctx context.Context, keys []string) ([]s
 		err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, nad)
 		switch {
 		case apierrors.IsNotFound(err):
-			missing = append(missing, key)
+			out.missing = append(out.missing, key)
+			continue
 		case err != nil:
-			return nil, fmt.Errorf("reading NetworkAttachmentDefinition %s: %w", key, err)
+			return attachments{}, fmt.Errorf("reading NetworkAttachmentDefinition %s: %w", key, err)
+		}
+		resource, err := hadoop.AttachmentResourceName(nad.Annotations)
+		switch {
+		case err != nil:
+			out.invalid = append(out.invalid, "NetworkAttachmentDefinition "+key+": "+err.Error())
+		case resource != "":
+			out.resources = append(out.resources, v1alpha1.AttachmentResource{Namespace: ns, Name: name, ResourceName: resource})
 		}
 	}
-	return missing, nil
+	return out, nil
 }
 
 // unavailableResources names the extended resources no node offers in the count asked
-// for.
-func (r *Reconciler) unavailableResources(ctx context.Context, wanted []v1alpha1.ExtendedResource) ([]string, error) {
+// for, with the NetworkAttachmentDefinitions of fromAttachments that name each.
+func (r *Reconciler) unavailableResources(ctx context.Context, wanted []v1alpha1.ExtendedResource, fromAttachments []v1alpha1.AttachmentResource) ([]string, error) {
 	if len(wanted) == 0 {
 		return nil, nil
 	}
@@ -124,24 +161,52 @@ func (r *Reconciler) unavailableResources(ctx context.Context, wanted []v1alpha1
 			q, ok := n.Status.Allocatable[corev1.ResourceName(d.Name)]
 			return ok && q.Cmp(*count) >= 0
 		})
-		if !offered {
+		if offered {
+			continue
+		}
+		if named := attachmentsNaming(fromAttachments, d.Name); len(named) > 0 {
+			out = append(out, fmt.Sprintf("%s (%s per NodeManager, named by NetworkAttachmentDefinition %s)", d.Name, count, strings.Join(named, ", ")))
+		} else {
 			out = append(out, fmt.Sprintf("%s (%s per NodeManager)", d.Name, count))
 		}
 	}
 	return out, nil
 }
 
-func networkSummary(spec v1alpha1.NetworkSpec, attachments []string) string {
+// attachmentsNaming are the keys of the NetworkAttachmentDefinitions that name resource.
+func attachmentsNaming(found []v1alpha1.AttachmentResource, resource string) []string {
+	var out []string
+	for _, a := range found {
+		if a.ResourceName == resource {
+			out = append(out, a.Namespace+"/"+a.Name)
+		}
+	}
+	return out
+}
+
+// networkSummary is NetworkReady's message when nothing is missing: the networks the
+// pods join, the devices those bring, and the devices nodes offer.
+func networkSummary(hostNetwork bool, attachments []string, resources []v1alpha1.AttachmentResource, devices []v1alpha1.ExtendedResource) string {
 	var parts []string
-	if spec.HostNetwork {
+	if hostNetwork {
 		parts = append(parts, "NodeManagers use the node's network")
 	}
 	if len(attachments) > 0 {
 		parts = append(parts, "NetworkAttachmentDefinitions exist: "+strings.Join(attachments, ", "))
 	}
-	if len(spec.ExtendedResources) > 0 {
-		names := make([]string, 0, len(spec.ExtendedResources))
-		for _, d := range spec.ExtendedResources {
+	if len(resources) > 0 {
+		var names, brought []string
+		for _, a := range resources {
+			if !slices.Contains(names, a.ResourceName) {
+				names = append(names, a.ResourceName)
+				brought = append(brought, a.ResourceName+" ("+strings.Join(attachmentsNaming(resources, a.ResourceName), ", ")+")")
+			}
+		}
+		parts = append(parts, "attachments bring devices, one per attachment to each pod that joins it: "+strings.Join(brought, ", "))
+	}
+	if len(devices) > 0 {
+		names := make([]string, 0, len(devices))
+		for _, d := range devices {
 			names = append(names, d.Name)
 		}
 		parts = append(parts, "nodes offer "+strings.Join(names, ", "))

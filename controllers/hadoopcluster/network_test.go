@@ -35,4 +35,7 @@ func TestNetworkWithoutMultus(t *testing.T) {
 			t.Errorf("message %q does not contain %q", c.Message, want)
 		}
 	}
+	if got := hc.Status.Network.AttachmentResources; got != nil {
+		t.Errorf("status.network.attachmentResources = %v without NetworkAttachmentDefinitions to read", got)
+	}
 }

@@ -101,6 +101,7 @@ var clusterWarningReasons = map[string]bool{
 	v1alpha1.ReasonChildConflict:               true,
 	v1alpha1.ReasonNetworkAttachmentNotFound:   true,
 	v1alpha1.ReasonExtendedResourceUnavailable: true,
+	v1alpha1.ReasonInvalidAttachmentResource:   true,
 	v1alpha1.ReasonUnschedulable:               true,
 	v1alpha1.ReasonReconcileError:              true,
 }

@@ -72,8 +72,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return old.GetGeneration() != cur.GetGeneration() || !maps.Equal(old.GetLabels(), cur.GetLabels()) ||
 			!maps.Equal(old.GetAnnotations(), cur.GetAnnotations()) || !equality.Semantic.DeepEqual(old.GetOwnerReferences(), cur.GetOwnerReferences())
 	}}
-	createOrDelete := predicate.Funcs{
-		UpdateFunc:  func(event.UpdateEvent) bool { return false },
+	// A NetworkAttachmentDefinition matters by its existence and the device it names.
+	attachmentChanged := predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return e.ObjectOld.GetAnnotations()[hadoop.ResourceNameAnnotation] != e.ObjectNew.GetAnnotations()[hadoop.ResourceNameAnnotation]
+		},
 		GenericFunc: func(event.GenericEvent) bool { return false },
 	}
 
@@ -103,7 +106,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIs.NetworkAttachments {
 		nad := &metav1.PartialObjectMetadata{}
 		nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
-		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(createOrDelete))
+		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(attachmentChanged))
 	} else {
 		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed, which restarts the operator")
 	}

@@ -21,21 +21,26 @@ type ClientContainer struct {
 // files and CephFS client config mounted as in the daemons' pods, with the same
 // security settings and placement. It joins the NodeManagers' networks (attachments,
 // host network, IPC_LOCK), because clients move data to and from CephFS as the
-// NodeManagers' containers do, but requests none of their devices, which are counted
-// per node and meant for YARN. It has no ports and no probes: a client runs a command
-// and exits. configHash is the cluster's ConfigHash, recorded in the pod's
-// annotations like the daemons', so a pod shows which configuration it ran with.
+// NodeManagers' containers do, and so requests the one device per attachment that
+// the attachments' NetworkAttachmentDefinitions name, without which the network's CNI
+// cannot attach it. It requests none of spec.network.extendedResources beyond those:
+// they are counted per NodeManager and meant for YARN's containers. Nor does it get
+// spec.network.cephOptions, whose RDMA messenger needs the NodeManagers' devices: it
+// mounts the core-site.xml the ResourceManager does. It has no ports and no probes: a
+// client runs a command and exits. configHash is the cluster's ConfigHash, recorded in
+// the pod's annotations like the daemons', so a pod shows which configuration it ran
+// with.
 func ClientPodTemplate(in Input, configHash string, c ClientContainer) corev1.PodTemplateSpec {
 	net := in.Cluster.Spec.Network
 	r := role{
 		component:   Client,
 		command:     c.Command,
-		resources:   c.Resources,
+		resources:   withExtendedResources(c.Resources, attachmentDevices(in, NodeManager)),
 		heap:        c.Heap,
 		env:         c.Env,
 		hostNetwork: net.HostNetwork,
 	}
-	if ipcLock(net) {
+	if ipcLock(in) {
 		r.addCapabilities = []corev1.Capability{"IPC_LOCK"}
 	}
 	t := podTemplate(in, r, configHash)

@@ -12,6 +12,10 @@ const (
 	FileYarnSite   = "yarn-site.xml"
 	FileMapredSite = "mapred-site.xml"
 	FileHadoopEnv  = "hadoop-env.sh"
+	// FileNodeManagerCoreSite is the NodeManagers' core-site.xml, with
+	// spec.network.cephOptions, when that is set: their container mounts it as
+	// core-site.xml, and every other container FileCoreSite.
+	FileNodeManagerCoreSite = "core-site-nodemanager.xml"
 	// FileHDFSSite is the client configuration of an HDFS backend, as the backend's
 	// client ConfigMap has it; a cluster on CephFS has none.
 	FileHDFSSite = "hdfs-site.xml"
@@ -43,6 +47,9 @@ func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
 		FileHadoopEnv:  HadoopEnv(in),
+	}
+	if in.nodeManagerCoreSite() {
+		data[FileNodeManagerCoreSite] = NodeManagerCoreSiteXML(in)
 	}
 	if !in.Storage.cephFS() {
 		data[FileHDFSSite] = ConfigurationXMLFrom("Rendered by hadoop-ceph-operator from the client configuration of the HadoopCluster's HDFS StorageBackend: changes to this file are overwritten.", in.Storage.HDFS.Site)

@@ -105,6 +105,34 @@ func CoreSite(in Input) map[string]string {
 	return merged(generated, hc.Spec.Config.CoreSite)
 }
 
+// nodeManagerCoreSite says whether the NodeManagers get a core-site.xml of their own:
+// when spec.network.cephOptions gives them libcephfs options, on CephFS.
+func (in Input) nodeManagerCoreSite() bool {
+	return in.Storage.cephFS() && len(in.Cluster.Spec.Network.CephOptions) > 0
+}
+
+// nodeManagerOrigin heads the NodeManagers' core-site.xml.
+const nodeManagerOrigin = `Rendered by hadoop-ceph-operator for the NodeManagers, with spec.network.cephOptions.
+     Edit spec.config and spec.network of the HadoopCluster instead: changes to this file
+     are overwritten.`
+
+// NodeManagerCoreSiteXML is the NodeManagers' core-site.xml: CoreSite with
+// spec.network.cephOptions merged over spec.config.cephOptions. ceph.conf.options is
+// final in it. A YARN container reads the NodeManager's configuration directory, but a
+// MapReduce task then adds its job's job.xml, which holds every property of the
+// submitting client's core-site.xml, without these options; only a final property
+// keeps the NodeManager's value.
+func NodeManagerCoreSiteXML(in Input) string {
+	options := maps.Clone(in.Cluster.Spec.Config.CephOptions)
+	if options == nil {
+		options = map[string]string{}
+	}
+	maps.Copy(options, in.Cluster.Spec.Network.CephOptions)
+	site := CoreSite(in)
+	site[keyCephConfOptions] = cephConfOptions(in.Storage.Filesystem, options)
+	return configurationXML(nodeManagerOrigin, site, []string{keyCephConfOptions})
+}
+
 // cephConfOptions is the connector's comma-separated option=value list: the file
 // system first, then the user's options sorted by name.
 func cephConfOptions(filesystem string, extra map[string]string) string {

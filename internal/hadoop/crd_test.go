@@ -59,15 +59,17 @@ var quoted = regexp.MustCompile(`'([^']*)'`)
 func TestOwnedKeysMatchCRD(t *testing.T) {
 	spec := specSchema(t)
 	for field, owned := range map[string][]string{
-		"coreSite":    OwnedCoreSiteKeys,
-		"yarnSite":    OwnedYarnSiteKeys,
-		"mapredSite":  OwnedMapredSiteKeys,
-		"hadoopEnv":   OwnedHadoopEnv,
-		"cephOptions": OwnedCephOptions,
+		"config.coreSite":     OwnedCoreSiteKeys,
+		"config.yarnSite":     OwnedYarnSiteKeys,
+		"config.mapredSite":   OwnedMapredSiteKeys,
+		"config.hadoopEnv":    OwnedHadoopEnv,
+		"config.cephOptions":  OwnedCephOptions,
+		"network.cephOptions": OwnedCephOptions,
 	} {
 		t.Run(field, func(t *testing.T) {
+			parent, child, _ := strings.Cut(field, ".")
 			var inCRD []string
-			for _, r := range rules(t, dig(t, spec, "properties", "config", "properties", field)) {
+			for _, r := range rules(t, dig(t, spec, "properties", parent, "properties", child)) {
 				m := inList.FindStringSubmatch(r["rule"].(string))
 				if m == nil {
 					continue
@@ -77,9 +79,26 @@ func TestOwnedKeysMatchCRD(t *testing.T) {
 				}
 			}
 			if !slices.Equal(slices.Sorted(slices.Values(inCRD)), slices.Sorted(slices.Values(owned))) {
-				t.Errorf("spec.config.%s: the CEL rule refuses %v, the builders %v", field, inCRD, owned)
+				t.Errorf("spec.%s: the CEL rule refuses %v, the builders %v", field, inCRD, owned)
 			}
 		})
+	}
+}
+
+// The messenger options the CEL rule on spec.config.cephOptions refuses with rdma are
+// those Validate refuses.
+func TestMessengerOptionsMatchCRD(t *testing.T) {
+	list := regexp.MustCompile(`^!\[([^\]]*)\]\.exists\(o, o in self && self\[o\]\.contains\('rdma'\)\)$`)
+	var inCRD []string
+	for _, r := range rules(t, dig(t, specSchema(t), "properties", "config", "properties", "cephOptions")) {
+		if m := list.FindStringSubmatch(r["rule"].(string)); m != nil {
+			for _, q := range quoted.FindAllStringSubmatch(m[1], -1) {
+				inCRD = append(inCRD, q[1])
+			}
+		}
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(inCRD)), slices.Sorted(slices.Values(MessengerOptions))) {
+		t.Errorf("spec.config.cephOptions: the CEL rule refuses rdma in %v, the builders in %v", inCRD, MessengerOptions)
 	}
 }
 

@@ -129,8 +129,9 @@ const (
 // may have left open, with the evictor's key alone (storage.EvictionSecret). It runs
 // the cluster's image, which carries Ceph's command line, where the ResourceManager
 // reaches Ceph from: the host network, or the pod network with Rook's public network
-// if Rook has one (none of the NodeManagers' data networks, whose devices are YARN's),
-// with the cluster's placement.
+// if Rook has one (and the device its NetworkAttachmentDefinition may name; none of
+// the NodeManagers' data networks, whose devices are YARN's), with the cluster's
+// placement.
 //
 // fencedAt is nil for a pod that is gone: every session tagged with its UID goes. For a
 // pod whose node was lost it is when the operator fenced it: only the sessions opened
@@ -177,7 +178,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID, fencedAt *time.Ti
 			ImagePullPolicy: hc.Spec.ImagePullPolicy,
 			Command:         []string{"/bin/bash", "-c", evictScript},
 			Env:             env,
-			Resources: corev1.ResourceRequirements{
+			Resources: withExtendedResources(corev1.ResourceRequirements{
 				Requests: corev1.ResourceList{
 					// One short command: a small request, so that it is scheduled beside
 					// busy pods at once.
@@ -185,7 +186,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID, fencedAt *time.Ti
 					corev1.ResourceMemory: resource.MustParse("128Mi"),
 				},
 				Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
-			},
+			}, attachmentDevices(in, ResourceManager)),
 			VolumeMounts: []corev1.VolumeMount{
 				{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
 				{Name: volumeTmp, MountPath: TmpDir},

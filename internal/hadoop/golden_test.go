@@ -28,6 +28,8 @@ var goldenCases = []struct {
 	name     string
 	storage  Storage
 	defaults Defaults
+	// attachments are the devices the NetworkAttachmentDefinitions name.
+	attachments []v1alpha1.AttachmentResource
 }{
 	{
 		name: "replicated",
@@ -55,6 +57,9 @@ var goldenCases = []struct {
 			HandOverRoot:       true,
 		},
 		defaults: Defaults{Image: "registry.example.com/hadoopceph/hadoop:3.4.2", Operator: helmOperator},
+		// An SR-IOV InfiniBand network; Rook's public network is a macvlan, with no
+		// device.
+		attachments: []v1alpha1.AttachmentResource{{Namespace: "network", Name: "ib-hadoop", ResourceName: "nvidia.com/sriov_ib"}},
 	},
 	{
 		// The operator runs outside the cluster here, so no policy admits it.
@@ -93,12 +98,16 @@ var goldenCases = []struct {
 func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := Input{Cluster: loadCluster(t, tc.name), Storage: tc.storage, Defaults: tc.defaults}
+			in := Input{Cluster: loadCluster(t, tc.name), Storage: tc.storage, Defaults: tc.defaults, AttachmentResources: tc.attachments}
 			objs, err := Build(in)
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
-			for _, file := range append(configFiles(tc.storage), FileCapacityScheduler) {
+			files := append(configFiles(tc.storage), FileCapacityScheduler)
+			if _, ok := objs.ConfigMap.Data[FileNodeManagerCoreSite]; ok {
+				files = append(files, FileNodeManagerCoreSite)
+			}
+			for _, file := range files {
 				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
 			objects := objs.List()

@@ -19,6 +19,10 @@ type Input struct {
 	Defaults Defaults
 	// Decommission is the scale-down in progress; nil when none is.
 	Decommission *Decommission
+	// AttachmentResources are the devices the NetworkAttachmentDefinitions the pods
+	// join name, as status.network.attachmentResources records them: a pod requests
+	// one for each attachment of its own that is listed here (attachmentDevices).
+	AttachmentResources []v1alpha1.AttachmentResource
 }
 
 // Storage is what a HadoopCluster takes from its Ready StorageBackend. The monitors

@@ -2,12 +2,24 @@ package hadoop
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
 // NetworksAnnotation is the pod annotation Multus reads its extra networks from.
 const NetworksAnnotation = "k8s.v1.cni.cncf.io/networks"
+
+// ResourceNameAnnotation on a NetworkAttachmentDefinition names the extended resource
+// whose devices carry the network, such as the SR-IOV virtual functions of
+// intel.com/sriov_netdevice: the network's CNI attaches a pod only to a device the
+// kubelet allocated to it, so every pod that joins the network must request one.
+const ResourceNameAnnotation = "k8s.v1.cni.cncf.io/resourceName"
 
 // networkSelection is one element of NetworksAnnotation in Multus's JSON form. Fields
 // are in a fixed order, so equal input gives equal text.
@@ -63,4 +75,75 @@ func namespaceOr(ns, def string) string {
 		return def
 	}
 	return ns
+}
+
+// AttachmentResourceName is the extended resource that a NetworkAttachmentDefinition
+// with annotations names, "" for none, or an error when it names something a pod
+// cannot request, as the API server would refuse such a pod.
+func AttachmentResourceName(annotations map[string]string) (string, error) {
+	name := strings.TrimSpace(annotations[ResourceNameAnnotation])
+	if name == "" {
+		return "", nil
+	}
+	domain, _, qualified := strings.Cut(name, "/")
+	switch {
+	case !qualified || domain == "":
+		return "", fmt.Errorf("%s %q is not an extended resource name: it has no <domain>/", ResourceNameAnnotation, name)
+	case strings.Contains(name, "kubernetes.io/"):
+		return "", fmt.Errorf("%s %q is one of Kubernetes' own resources, not a device", ResourceNameAnnotation, name)
+	}
+	// Kubernetes' own test of an extended resource name: its quota form must be a
+	// qualified name.
+	if errs := validation.IsQualifiedName("requests." + name); len(errs) > 0 {
+		return "", fmt.Errorf("%s %q is not an extended resource name: %s", ResourceNameAnnotation, name, strings.Join(errs, "; "))
+	}
+	return name, nil
+}
+
+// attachmentDevices are the devices pods of c need to join their networks: for each
+// attachment, one device of the resource its NetworkAttachmentDefinition names,
+// sorted by resource name.
+// Pods on the host's network need none, since Multus attaches nothing to them.
+func attachmentDevices(in Input, c Component) []v1alpha1.ExtendedResource {
+	if in.Cluster.Spec.Network.HostNetwork || len(in.AttachmentResources) == 0 {
+		return nil
+	}
+	counts := map[string]int32{}
+	for _, a := range attachmentsFor(in, c) {
+		ns := namespaceOr(a.Namespace, in.Cluster.Namespace)
+		i := slices.IndexFunc(in.AttachmentResources, func(r v1alpha1.AttachmentResource) bool {
+			return r.Name == a.Name && r.Namespace == ns
+		})
+		if i >= 0 {
+			counts[in.AttachmentResources[i].ResourceName]++
+		}
+	}
+	return devices(counts)
+}
+
+// NodeManagerDevices are the extended resources a NodeManager pod requests: its
+// attachments' devices and spec.network.extendedResources. A name in both is one device, at the larger
+// count: whoever lists an SR-IOV network's resource means the virtual function the
+// attachment takes, not a second one.
+func NodeManagerDevices(in Input) []v1alpha1.ExtendedResource {
+	counts := map[string]int32{}
+	for _, d := range attachmentDevices(in, NodeManager) {
+		counts[d.Name] = d.Count
+	}
+	for _, d := range in.Cluster.Spec.Network.ExtendedResources {
+		// A zero count is an unset one that the API server would default to 1.
+		counts[d.Name] = max(counts[d.Name], d.Count, 1)
+	}
+	return devices(counts)
+}
+
+func devices(counts map[string]int32) []v1alpha1.ExtendedResource {
+	if len(counts) == 0 {
+		return nil
+	}
+	out := make([]v1alpha1.ExtendedResource, 0, len(counts))
+	for _, name := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, v1alpha1.ExtendedResource{Name: name, Count: counts[name]})
+	}
+	return out
 }

@@ -1,9 +1,12 @@
 package hadoop
 
 import (
+	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
@@ -94,5 +97,169 @@ func TestAttachmentsFor(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestAttachmentResourceName(t *testing.T) {
+	for _, tc := range []struct {
+		value, want, err string
+	}{
+		{value: "", want: ""},
+		{value: "intel.com/sriov_netdevice", want: "intel.com/sriov_netdevice"},
+		{value: " nvidia.com/sriov_ib\n", want: "nvidia.com/sriov_ib"},
+		{value: "sriov_netdevice", err: "has no <domain>/"},
+		{value: "/sriov", err: "has no <domain>/"},
+		{value: "kubernetes.io/memory", err: "Kubernetes' own"},
+		{value: "example.com/vf pool", err: "not an extended resource name"},
+		{value: "Example_Com/vf", err: "not an extended resource name"},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			annotations := map[string]string{"k8s.v1.cni.cncf.io/resourceName": tc.value}
+			got, err := AttachmentResourceName(annotations)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("error %v, want one that says %q", err, tc.err)
+			case got != tc.want:
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if got, err := AttachmentResourceName(nil); got != "" || err != nil {
+		t.Errorf("no annotations: got %q, %v", got, err)
+	}
+}
+
+// devicesInput is the minimal cluster joining ib (an SR-IOV network of its own
+// namespace) and, through Rook, public-net, whose NetworkAttachmentDefinitions name
+// the devices of resources.
+func devicesInput(t *testing.T, net v1alpha1.NetworkSpec, resources ...v1alpha1.AttachmentResource) Input {
+	t.Helper()
+	in := replicatedInput(t)
+	in.Cluster.Spec.Network = net
+	in.Storage.PublicNetwork = &v1alpha1.NetworkAttachment{Name: "public-net", Namespace: "rook-ceph"}
+	in.AttachmentResources = resources
+	return in
+}
+
+// requested is the count of an extended resource that c requests, or -1 when its
+// request and limit differ, which Kubernetes refuses.
+func requested(c corev1.Container, name string) int64 {
+	req, lim := c.Resources.Requests[corev1.ResourceName(name)], c.Resources.Limits[corev1.ResourceName(name)]
+	if req.Cmp(lim) != 0 {
+		return -1
+	}
+	return req.Value()
+}
+
+func TestPodsRequestTheirAttachmentsDevices(t *testing.T) {
+	const (
+		vf       = "intel.com/sriov_netdevice"
+		publicVF = "example.com/public_vf"
+		rdma     = "rdma/rdma_shared_device_a"
+	)
+	sriovA := v1alpha1.AttachmentResource{Namespace: "data", Name: "sriov-a", ResourceName: vf}
+	sriovB := v1alpha1.AttachmentResource{Namespace: "net", Name: "sriov-b", ResourceName: vf}
+	public := v1alpha1.AttachmentResource{Namespace: "rook-ceph", Name: "public-net", ResourceName: publicVF}
+	// A NetworkAttachmentDefinition of the same name in another namespace is another
+	// network.
+	elsewhere := v1alpha1.AttachmentResource{Namespace: "other", Name: "sriov-a", ResourceName: "example.com/other"}
+	twoVFs := []v1alpha1.NetworkAttachment{{Name: "sriov-a"}, {Name: "sriov-b", Namespace: "net"}}
+
+	type counts map[string]int64
+	for _, tc := range []struct {
+		name      string
+		net       v1alpha1.NetworkSpec
+		resources []v1alpha1.AttachmentResource
+		// nodeManager, daemons (ResourceManager, JobHistory server, eviction Jobs) and
+		// stage are the counts each pod requests of vf, publicVF and rdma.
+		nodeManager, daemons, stage counts
+	}{
+		{
+			name:        "one device per attachment that names one, for every pod that joins it",
+			net:         v1alpha1.NetworkSpec{Attachments: twoVFs},
+			resources:   []v1alpha1.AttachmentResource{elsewhere, sriovA, sriovB, public},
+			nodeManager: counts{vf: 2, publicVF: 1, rdma: 0, elsewhere.ResourceName: 0},
+			daemons:     counts{vf: 0, publicVF: 1, rdma: 0},
+			stage:       counts{vf: 2, publicVF: 1, rdma: 0},
+		},
+		{
+			name: "extendedResources of the same name: the larger count, on NodeManagers alone",
+			net: v1alpha1.NetworkSpec{Attachments: twoVFs, ExtendedResources: []v1alpha1.ExtendedResource{
+				{Name: vf, Count: 1}, {Name: rdma}, {Name: publicVF, Count: 3},
+			}},
+			resources:   []v1alpha1.AttachmentResource{sriovA, sriovB, public},
+			nodeManager: counts{vf: 2, publicVF: 3, rdma: 1},
+			daemons:     counts{vf: 0, publicVF: 1, rdma: 0},
+			stage:       counts{vf: 2, publicVF: 1, rdma: 0},
+		},
+		{
+			name: "more in extendedResources than the attachments take",
+			net: v1alpha1.NetworkSpec{Attachments: twoVFs[:1], ExtendedResources: []v1alpha1.ExtendedResource{
+				{Name: vf, Count: 4},
+			}},
+			resources:   []v1alpha1.AttachmentResource{sriovA},
+			nodeManager: counts{vf: 4, publicVF: 0},
+			daemons:     counts{vf: 0, publicVF: 0},
+			stage:       counts{vf: 1, publicVF: 0},
+		},
+		{
+			name:        "no NetworkAttachmentDefinition names a device",
+			net:         v1alpha1.NetworkSpec{Attachments: twoVFs},
+			nodeManager: counts{vf: 0, publicVF: 0},
+			daemons:     counts{vf: 0, publicVF: 0},
+			stage:       counts{vf: 0, publicVF: 0},
+		},
+		{
+			name:        "the host's network: Multus attaches nothing, so no device",
+			net:         v1alpha1.NetworkSpec{HostNetwork: true, ExtendedResources: []v1alpha1.ExtendedResource{{Name: rdma}}},
+			resources:   []v1alpha1.AttachmentResource{public},
+			nodeManager: counts{publicVF: 0, rdma: 1},
+			daemons:     counts{publicVF: 0, rdma: 0},
+			stage:       counts{publicVF: 0, rdma: 0},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := devicesInput(t, tc.net, tc.resources...)
+			in.Storage.EvictionSecret, in.Storage.EvictionClientID = "evictor", "hadoop-evictor"
+			objs := build(t, in)
+			stage := ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "runner"})
+			evict := EvictSessionsJob(in, "analytics-nodemanager-0", "uid", nil)
+			for _, pod := range []struct {
+				name      string
+				container corev1.Container
+				want      counts
+			}{
+				{"NodeManager", objs.NodeManagers.Spec.Template.Spec.Containers[0], tc.nodeManager},
+				{"ResourceManager", objs.ResourceManager.Spec.Template.Spec.Containers[0], tc.daemons},
+				{"JobHistory server", objs.JobHistory.Spec.Template.Spec.Containers[0], tc.daemons},
+				{"eviction Job", evict.Spec.Template.Spec.Containers[0], tc.daemons},
+				{"benchmark stage", stage.Spec.Containers[0], tc.stage},
+			} {
+				for name, want := range pod.want {
+					if got := requested(pod.container, name); got != want {
+						t.Errorf("%s: requests and limits %d of %s, want %d", pod.name, got, name, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// An RDMA device that an attachment brings adds IPC_LOCK as one listed in
+// extendedResources does.
+func TestIPCLockForAnAttachmentsRDMADevice(t *testing.T) {
+	net := v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{{Name: "roce"}}}
+	roce := v1alpha1.AttachmentResource{Namespace: "data", Name: "roce", ResourceName: "rdma/hca_shared_devices_a"}
+	if ipcLock(devicesInput(t, net)) {
+		t.Error("IPC_LOCK without an RDMA device")
+	}
+	if !ipcLock(devicesInput(t, net, roce)) {
+		t.Error("no IPC_LOCK for the RDMA device of an attachment")
+	}
+	net.IPCLock = ptr.To(false)
+	if ipcLock(devicesInput(t, net, roce)) {
+		t.Error("ipcLock: false did not win")
 	}
 }

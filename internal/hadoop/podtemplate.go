@@ -115,10 +115,12 @@ func podTemplate(in Input, r role, configHash string) corev1.PodTemplateSpec {
 	}
 }
 
-// hadoopMounts are the mounts every container that runs Hadoop's code needs: the
-// Ceph client config, the generated configuration files, the node-to-YARN-host map
+// hadoopMounts are the mounts every container of component c that runs Hadoop's code
+// needs: the Ceph client config, the generated configuration files (the NodeManagers'
+// own core-site.xml for a NodeManager, when there is one), the node-to-YARN-host map
 // that core-site.xml names, /tmp and the log directory.
-func hadoopMounts(st Storage) []corev1.VolumeMount {
+func hadoopMounts(in Input, c Component) []corev1.VolumeMount {
+	st := in.Storage
 	var mounts []corev1.VolumeMount
 	if st.cephFS() {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true})
@@ -132,8 +134,12 @@ func hadoopMounts(st Storage) []corev1.VolumeMount {
 	// mount does not follow ConfigMap updates, and needs not: a new configuration
 	// changes the hash annotation, which replaces the pod.
 	for _, file := range configFiles(st) {
+		source := file
+		if file == FileCoreSite && c == NodeManager && in.nodeManagerCoreSite() {
+			source = FileNodeManagerCoreSite
+		}
 		mounts = append(mounts, corev1.VolumeMount{
-			Name: volumeConfig, MountPath: ConfDir + "/" + file, SubPath: file, ReadOnly: true,
+			Name: volumeConfig, MountPath: ConfDir + "/" + file, SubPath: source, ReadOnly: true,
 		})
 	}
 	return mounts
@@ -161,7 +167,7 @@ func container(in Input, r role) corev1.Container {
 		Env:             env(r),
 		Ports:           r.ports,
 		Resources:       r.resources,
-		VolumeMounts:    append(hadoopMounts(in.Storage), r.mounts...),
+		VolumeMounts:    append(hadoopMounts(in, r.component), r.mounts...),
 		StartupProbe: &corev1.Probe{
 			ProbeHandler: tcpProbe(r.rpcPort),
 			// Up to five minutes: a ResourceManager recovering many applications

@@ -37,7 +37,7 @@ func handOverRootContainer(in Input) corev1.Container {
 			"-chown", fmt.Sprintf("%d:%d", HadoopUID, HadoopGID), "/"},
 		Env:             env(role{}),
 		Resources:       in.Cluster.Spec.ResourceManager.Resources,
-		VolumeMounts:    hadoopMounts(in.Storage),
+		VolumeMounts:    hadoopMounts(in, ResourceManager),
 		SecurityContext: restrictedSecurityContext(nil),
 	}
 }

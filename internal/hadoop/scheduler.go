@@ -86,7 +86,7 @@ func schedulerRefresher(in Input) corev1.Container {
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: memory},
 			Limits:   corev1.ResourceList{corev1.ResourceMemory: memory},
 		},
-		VolumeMounts:    append(hadoopMounts(in.Storage), schedulerMount()),
+		VolumeMounts:    append(hadoopMounts(in, ResourceManager), schedulerMount()),
 		SecurityContext: restrictedSecurityContext(nil),
 	}
 }

@@ -41,7 +41,7 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 	sts := statefulSet(in, ptr.To[int32](1), role{
 		component:      ResourceManager,
 		command:        StartResourceManager,
-		resources:      rm.Resources,
+		resources:      withExtendedResources(rm.Resources, attachmentDevices(in, ResourceManager)),
 		overrides:      rm.PodOverrides,
 		heap:           daemonHeap(rm.Resources),
 		ports:          containerPorts(resourceManagerPorts),
@@ -66,7 +66,7 @@ func JobHistoryStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	return statefulSet(in, ptr.To[int32](1), role{
 		component:     JobHistory,
 		command:       StartJobHistory,
-		resources:     jh.Resources,
+		resources:     withExtendedResources(jh.Resources, attachmentDevices(in, JobHistory)),
 		overrides:     jh.PodOverrides,
 		heap:          daemonHeap(jh.Resources),
 		ports:         containerPorts(jobHistoryPorts),
@@ -87,7 +87,7 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	r := role{
 		component:     NodeManager,
 		command:       StartNodeManager,
-		resources:     withExtendedResources(nm.Resources, net.ExtendedResources),
+		resources:     withExtendedResources(nm.Resources, NodeManagerDevices(in)),
 		overrides:     nm.PodOverrides,
 		heap:          fmt.Sprintf("%dm", nodeManagerHeapMiB),
 		ports:         containerPorts(nodeManagerPorts),
@@ -104,7 +104,7 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 		gracePeriod: nm.TerminationGracePeriodSeconds,
 		mounts:      []corev1.VolumeMount{{Name: volumeYARNData, MountPath: YARNDataDir}},
 	}
-	if ipcLock(net) {
+	if ipcLock(in) {
 		r.addCapabilities = []corev1.Capability{"IPC_LOCK"}
 	}
 	if net.DataInterface != "" {
@@ -202,11 +202,11 @@ func withExtendedResources(r corev1.ResourceRequirements, devices []v1alpha1.Ext
 // ipcLock reports whether NodeManagers get IPC_LOCK: as spec.network.ipcLock says, or,
 // when unset, when they request an RDMA device. RDMA registers (pins) memory with the
 // NIC, which needs the capability or a high memlock limit.
-func ipcLock(net v1alpha1.NetworkSpec) bool {
-	if net.IPCLock != nil {
-		return *net.IPCLock
+func ipcLock(in Input) bool {
+	if l := in.Cluster.Spec.Network.IPCLock; l != nil {
+		return *l
 	}
-	for _, d := range net.ExtendedResources {
+	for _, d := range NodeManagerDevices(in) {
 		if strings.Contains(strings.ToLower(d.Name), "rdma") {
 			return true
 		}

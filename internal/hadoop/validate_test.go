@@ -45,6 +45,23 @@ func TestValidate(t *testing.T) {
 			},
 		},
 		{
+			name: "owned keys in the NodeManagers' libcephfs options",
+			mutate: func(in *Input) {
+				in.Cluster.Spec.Network.CephOptions = map[string]string{"mon_host": "10.0.0.1", "ms_type": "async+rdma", "keyring": "/tmp/k"}
+			},
+			want: []string{
+				`spec.network.cephOptions[keyring]: Forbidden: is owned by the operator`,
+				`spec.network.cephOptions[mon_host]: Forbidden`,
+			},
+		},
+		{
+			name: "the RDMA messenger for every client",
+			mutate: func(in *Input) {
+				in.Cluster.Spec.Config.CephOptions = map[string]string{"ms_type": "async+posix", "ms_cluster_type": "async+rdma", "ms_async_rdma_device_name": "mlx5_0"}
+			},
+			want: []string{`spec.config.cephOptions[ms_cluster_type]: Invalid value: "async+rdma": Ceph's RDMA messenger works only in pods with an RDMA device`},
+		},
+		{
 			name: "NodeManager memory below what YARN needs",
 			mutate: func(in *Input) {
 				in.Cluster.Spec.NodeManagers.Resources = resources(map[corev1.ResourceName]string{corev1.ResourceMemory: "2Gi"}, nil)

@@ -23,6 +23,13 @@ func ConfigurationXML(properties map[string]string) string {
 // ConfigurationXMLFrom renders properties as a Hadoop configuration file whose
 // comment says origin.
 func ConfigurationXMLFrom(origin string, properties map[string]string) string {
+	return configurationXML(origin, properties, nil)
+}
+
+// configurationXML renders properties, those named in final marked final: Hadoop then
+// keeps their value when a resource added later, such as a job's job.xml, sets them
+// too.
+func configurationXML(origin string, properties map[string]string, final []string) string {
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- ")
 	b.WriteString(origin)
@@ -32,7 +39,11 @@ func ConfigurationXMLFrom(origin string, properties map[string]string) string {
 		writeEscaped(&b, name)
 		b.WriteString("</name>\n    <value>")
 		writeEscaped(&b, properties[name])
-		b.WriteString("</value>\n  </property>\n")
+		b.WriteString("</value>\n")
+		if slices.Contains(final, name) {
+			b.WriteString("    <final>true</final>\n")
+		}
+		b.WriteString("  </property>\n")
 	}
 	b.WriteString("</configuration>\n")
 	return b.String()

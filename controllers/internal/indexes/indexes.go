@@ -7,6 +7,7 @@ package indexes
 
 import (
 	"context"
+	"slices"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -35,7 +36,8 @@ const (
 	// a HadoopCluster's spec.network.attachments.
 	NetworkAttachment = "hadoopcluster.networkAttachment"
 	// ExtendedResource: each extended resource a HadoopCluster's NodeManagers
-	// request.
+	// request: those of spec.network.extendedResources, and those its attachments'
+	// NetworkAttachmentDefinitions name, as its status records them.
 	ExtendedResource = "hadoopcluster.extendedResource"
 )
 
@@ -101,11 +103,15 @@ func Setup(ctx context.Context, indexer client.FieldIndexer, rookNamespace strin
 		}},
 		{&v1alpha1.HadoopCluster{}, ExtendedResource, func(obj client.Object) []string {
 			hc := obj.(*v1alpha1.HadoopCluster)
-			out := make([]string, 0, len(hc.Spec.Network.ExtendedResources))
+			var out []string
 			for _, d := range hc.Spec.Network.ExtendedResources {
 				out = append(out, d.Name)
 			}
-			return out
+			for _, a := range hc.Status.Network.AttachmentResources {
+				out = append(out, a.ResourceName)
+			}
+			slices.Sort(out)
+			return slices.Compact(out)
 		}},
 	}
 	indexes = append(indexes, []struct {
