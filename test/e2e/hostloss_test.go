@@ -243,8 +243,13 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 		g.Expect(again.Status.Failed).To(BeZero(), "%+v", again.Status)
 		g.Expect(again.Status.Succeeded).To(BeEquivalentTo(1), "%+v", again.Status)
 	}).WithTimeout(3 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
+	// Retried: with two file systems on this Rook, an MDS is sometimes between
+	// restarts (issue: several CephFS on one Rook), and the file system has no active
+	// one for a moment; a session keeps its id across the reconnect.
 	var left []int64
-	Expect(InterceptGomegaFailure(func() { left = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
+	Eventually(func() error {
+		return InterceptGomegaFailure(func() { left = fs.sessionsOfPodUID(pod.UID) })
+	}).WithTimeout(2*time.Minute).WithPolling(2*time.Second).Should(Succeed(), "reading the MDS's sessions")
 	for _, id := range fresh {
 		Expect(left).To(ContainElement(id), "the fencing Job run again evicted session %d, opened after the pod was fenced", id)
 	}
