@@ -130,3 +130,25 @@ func LegacyDNSAddress(clusterDir string) netip.Addr {
 	}
 	return netip.Addr{}
 }
+
+// processes are the pids of the first node's processes called name: their command
+// lines name the cluster's directory (the containerd shims, containerd's socket), and
+// not a worker's directory, which names the workers' own.
+func (cp ControlPlane) processes(name string) []int {
+	procs, err := ReadProcs()
+	if err != nil {
+		return nil
+	}
+	marker := cp.Settings.ClusterDir + "/"
+	if name == "containerd-shim-runc-v2" {
+		marker = cp.Socket()
+	}
+	return OwnProcesses(procs, name, marker, cp.Path("nodes")+"/")
+}
+
+// crictl is crictl's command line for the first node's containerd, with explicit
+// endpoints: its default is the system containerd's.
+func (cp ControlPlane) crictl(bin string) []string {
+	sock := "unix://" + cp.Socket()
+	return []string{bin, "--config", "/dev/null", "--runtime-endpoint", sock, "--image-endpoint", sock, "--timeout", "30s"}
+}

@@ -58,17 +58,9 @@ func (d *FirstNodeDown) Down() error {
 
 // stop ends the first node's processes of those names: TERM, then KILL after 30 s.
 func (d *FirstNodeDown) stop(names ...string) {
-	procs, err := ReadProcs()
-	if err != nil {
-		return
-	}
 	var pids []int
 	for _, name := range names {
-		marker := d.CP.Settings.ClusterDir + "/"
-		if name == "containerd-shim-runc-v2" {
-			marker = d.CP.Socket()
-		}
-		pids = append(pids, OwnProcesses(procs, name, marker, d.CP.Path("nodes")+"/")...)
+		pids = append(pids, d.CP.processes(name)...)
 	}
 	if len(pids) == 0 {
 		return
@@ -94,13 +86,10 @@ func (d *FirstNodeDown) sandboxIDs() []string {
 // file, so the pod logs are hard-linked aside first and put back: they stay for a
 // look after the cluster.
 func (d *FirstNodeDown) removePods() error {
-	sock := d.CP.Socket()
-	procs, _ := ReadProcs()
-	if d.Crictl == "" || !exists(sock) || len(OwnProcesses(procs, "containerd", d.CP.Settings.ClusterDir+"/", d.CP.Path("nodes")+"/")) == 0 {
+	if d.Crictl == "" || !exists(d.CP.Socket()) || len(d.CP.processes("containerd")) == 0 {
 		return nil
 	}
-	crictl := []string{d.Crictl, "--config", "/dev/null", "--runtime-endpoint", "unix://" + sock,
-		"--image-endpoint", "unix://" + sock, "--timeout", "30s"}
+	crictl := d.CP.crictl(d.Crictl)
 	pods, err := output(append(slices.Clone(crictl), "pods", "-q")...)
 	if err != nil || strings.TrimSpace(pods) == "" {
 		return nil //nolint:nilerr // a containerd that does not answer has its pods killed below

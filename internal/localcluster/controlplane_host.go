@@ -73,7 +73,8 @@ func (u *FirstNodeUp) network() error {
 // node's link, once the link exists.
 func FirstNodeNetworkCommands(cp ControlPlane) [][]string {
 	s := cp.Settings
-	prefix := fmt.Sprintf("/%d", 24)
+	// The first node's link is the first /24 of the nodes' range, as a worker's is.
+	const prefix = "/24"
 	ns := []string{"ip", "-n", FirstNodeNetNS}
 	return [][]string{
 		{"ip", "addr", "replace", cp.NodeIP.String() + prefix, "dev", FirstNodeLink},

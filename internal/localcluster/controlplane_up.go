@@ -15,6 +15,8 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/restget"
 )
 
 // FirstNodeUp starts the control plane and the first node, or keeps what runs with the
@@ -49,7 +51,7 @@ func (u *FirstNodeUp) Up(ctx context.Context) error {
 		u.procs[p.Name] = p
 	}
 	u.restart = map[string]bool{}
-	u.fresh = !exists(cp.Path("etcd")) && len(u.own("etcd")) == 0
+	u.fresh = !exists(cp.Path("etcd")) && len(u.CP.processes("etcd")) == 0
 	// A fresh cluster starts with empty logs; the previous cluster's stay in
 	// logs.previous.
 	if logs := cp.Path("logs"); u.fresh && exists(logs) {
@@ -102,19 +104,6 @@ func (u *FirstNodeUp) mark(names ...string) {
 	}
 }
 
-// own are the pids of the first node's process called name.
-func (u *FirstNodeUp) own(name string) []int {
-	procs, err := ReadProcs()
-	if err != nil {
-		return nil
-	}
-	marker := u.CP.Settings.ClusterDir + "/"
-	if name == "containerd-shim-runc-v2" {
-		marker = u.CP.Socket()
-	}
-	return OwnProcesses(procs, name, marker, u.CP.Path("nodes")+"/")
-}
-
 // writeFiles writes the files that changed and marks their readers for a restart.
 func (u *FirstNodeUp) writeFiles(pki PKI) error {
 	files, err := RenderControlPlane(u.CP, u.Layout, pki)
@@ -141,7 +130,7 @@ func (u *FirstNodeUp) writeFiles(pki PKI) error {
 // and its configuration did not change, and (re)starts it otherwise.
 func (u *FirstNodeUp) ensure(name string) error {
 	p := u.procs[name]
-	pids := u.own(name)
+	pids := u.CP.processes(name)
 	if len(pids) == 1 && !u.restart[name] && slices.Equal(argvOf(pids[0]), p.Argv) {
 		return nil
 	}
@@ -186,21 +175,11 @@ func (u *FirstNodeUp) await(parent context.Context, name string, timeout time.Du
 	}
 }
 
-func (u *FirstNodeUp) get(url string, client *http.Client) func(context.Context) error {
+// healthy checks that url answers 200 (restget's GET; the body is not read further).
+func healthy(url string, client *http.Client) func(context.Context) error {
 	return func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return err
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET %s: %s", url, resp.Status)
-		}
-		return nil
+		_, err := restget.Get(ctx, client, url, 1<<20)
+		return err
 	}
 }
 
@@ -216,14 +195,14 @@ func (u *FirstNodeUp) etcd(ctx context.Context) error {
 	if err := u.ensure("etcd"); err != nil {
 		return err
 	}
-	return u.await(ctx, "etcd", time.Minute, u.get(fmt.Sprintf("http://127.0.0.1:%d/health", u.CP.Ports.EtcdClient), plainHTTP))
+	return u.await(ctx, "etcd", time.Minute, healthy(fmt.Sprintf("http://127.0.0.1:%d/health", u.CP.Ports.EtcdClient), plainHTTP))
 }
 
 func (u *FirstNodeUp) apiServer(ctx context.Context) error {
 	if err := u.ensure("kube-apiserver"); err != nil {
 		return err
 	}
-	if err := u.await(ctx, "kube-apiserver", 2*time.Minute, u.get(u.CP.APIServer()+"/readyz", u.https)); err != nil {
+	if err := u.await(ctx, "kube-apiserver", 2*time.Minute, healthy(u.CP.APIServer()+"/readyz", u.https)); err != nil {
 		return err
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", u.CP.Kubeconfig())
@@ -244,7 +223,7 @@ func (u *FirstNodeUp) serviceProxy(ctx context.Context) error {
 		return err
 	}
 	url := "https://" + u.CP.Settings.APIServiceIP.String() + "/readyz"
-	if err := u.await(ctx, "kubernetes-service-proxy", 30*time.Second, u.get(url, u.https)); err != nil {
+	if err := u.await(ctx, "kubernetes-service-proxy", 30*time.Second, healthy(url, u.https)); err != nil {
 		return err
 	}
 	return u.await(ctx, "kube-apiserver", time.Minute, func(ctx context.Context) error {
@@ -259,10 +238,10 @@ func (u *FirstNodeUp) controllers(ctx context.Context) error {
 		}
 	}
 	p := u.CP.Ports
-	if err := u.await(ctx, "kube-controller-manager", time.Minute, u.get(fmt.Sprintf("https://127.0.0.1:%d/healthz", p.ControllerManager), unverifiedHTTPS)); err != nil {
+	if err := u.await(ctx, "kube-controller-manager", time.Minute, healthy(fmt.Sprintf("https://127.0.0.1:%d/healthz", p.ControllerManager), unverifiedHTTPS)); err != nil {
 		return err
 	}
-	return u.await(ctx, "kube-scheduler", time.Minute, u.get(fmt.Sprintf("https://127.0.0.1:%d/healthz", p.Scheduler), unverifiedHTTPS))
+	return u.await(ctx, "kube-scheduler", time.Minute, healthy(fmt.Sprintf("https://127.0.0.1:%d/healthz", p.Scheduler), unverifiedHTTPS))
 }
 
 func (u *FirstNodeUp) registry(ctx context.Context) error {
@@ -275,7 +254,7 @@ func (u *FirstNodeUp) registry(ctx context.Context) error {
 	if err := u.ensure("registry"); err != nil {
 		return err
 	}
-	return u.await(ctx, "registry", 30*time.Second, u.get("http://"+u.CP.Settings.Registry+"/v2/", plainHTTP))
+	return u.await(ctx, "registry", 30*time.Second, healthy("http://"+u.CP.Settings.Registry+"/v2/", plainHTTP))
 }
 
 func (u *FirstNodeUp) containerd(ctx context.Context) error {
@@ -304,8 +283,7 @@ func (u *FirstNodeUp) containerd(ctx context.Context) error {
 	if !u.fresh || u.Binaries.Crictl == "" {
 		return nil
 	}
-	crictl := []string{u.Binaries.Crictl, "--config", "/dev/null", "--runtime-endpoint", "unix://" + cp.Socket(),
-		"--image-endpoint", "unix://" + cp.Socket(), "--timeout", "30s"}
+	crictl := cp.crictl(u.Binaries.Crictl)
 	pods, err := output(append(slices.Clone(crictl), "pods", "-q")...)
 	if err != nil || strings.TrimSpace(pods) == "" {
 		return err
@@ -327,7 +305,7 @@ func (u *FirstNodeUp) kubelet(ctx context.Context) error {
 	if err := u.ensure("kubelet"); err != nil {
 		return err
 	}
-	if err := u.await(ctx, "kubelet", time.Minute, u.get(fmt.Sprintf("http://127.0.0.1:%d/healthz", KubeletHealthzPort), plainHTTP)); err != nil {
+	if err := u.await(ctx, "kubelet", time.Minute, healthy(fmt.Sprintf("http://127.0.0.1:%d/healthz", KubeletHealthzPort), plainHTTP)); err != nil {
 		return err
 	}
 	if err := u.await(ctx, "kubelet", time.Minute, func(ctx context.Context) error {
@@ -345,7 +323,7 @@ func (u *FirstNodeUp) kubeProxy(ctx context.Context) error {
 	if err := u.ensure("kube-proxy"); err != nil {
 		return err
 	}
-	return u.await(ctx, "kube-proxy", time.Minute, u.get(fmt.Sprintf("http://127.0.0.1:%d/healthz", KubeProxyHealthzPort), plainHTTP))
+	return u.await(ctx, "kube-proxy", time.Minute, healthy(fmt.Sprintf("http://127.0.0.1:%d/healthz", KubeProxyHealthzPort), plainHTTP))
 }
 
 // dns: after kube-proxy, whose Service routing the addresses it gives out need.
@@ -356,14 +334,14 @@ func (u *FirstNodeUp) dns(ctx context.Context) error {
 		return err
 	}
 	// The dnsmasq of an older cluster gives way.
-	if pids := u.own("dnsmasq"); len(pids) > 0 {
+	if pids := u.CP.processes("dnsmasq"); len(pids) > 0 {
 		log("replacing dnsmasq with CoreDNS")
 		StopProcesses(pids, 30*time.Second)
 	}
 	if err := u.ensure("coredns"); err != nil {
 		return err
 	}
-	if err := u.await(ctx, "coredns", time.Minute, u.get(fmt.Sprintf("http://127.0.0.1:%d/ready", u.CP.Ports.DNSReady), plainHTTP)); err != nil {
+	if err := u.await(ctx, "coredns", time.Minute, healthy(fmt.Sprintf("http://127.0.0.1:%d/ready", u.CP.Ports.DNSReady), plainHTTP)); err != nil {
 		return err
 	}
 	name := "kubernetes.default.svc." + u.CP.Settings.ClusterDomain
