@@ -9,6 +9,7 @@
 //	local-cluster stop NODE [--kill] stop a worker; --kill ends it all at once, as a lost machine
 //	local-cluster start NODE         start a stopped worker again and wait until it is Ready
 //	local-cluster list               the workers: name, hostname label, address, pod range, state
+//	local-cluster multus --image REF install Multus's daemon (its image pushed to the cluster's registry)
 //	local-cluster node-run FILE      a node's first process, inside its namespaces (run by up)
 package main
 
@@ -43,7 +44,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: local-cluster up|down|stop|start|list|node-run (see the package comment)")
+		return errors.New("usage: local-cluster up|down|stop|start|list|multus|node-run (see the package comment)")
 	}
 	if args[0] == "node-run" {
 		if len(args) != 2 {
@@ -72,6 +73,10 @@ func run(args []string) error {
 	s := localcluster.DefaultSettings(o.clusterDir, o.k8sBin)
 	s.Nodes, s.PauseArchive, s.PauseImage, s.MemoryReservedPerNode = o.nodes, o.pause, o.pauseImage, o.memory
 	s.KubeRouter, s.Registry = o.kubeRouter, o.registry
+	if o.multusDir != "" {
+		// The reference plugins and Multus's binaries in one directory of the cluster's.
+		s.MultusDir, s.CNIBinDir = o.multusDir, filepath.Join(o.clusterDir, "cni-bin")
+	}
 	if o.nodeIP != "" {
 		// The cluster DNS answers on the first node's address.
 		if s.DNSIP, err = netip.ParseAddr(o.nodeIP); err != nil {
@@ -88,9 +93,21 @@ func run(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if args[0] == "multus" {
+		if o.k8sBin == "" || o.multusDir == "" {
+			return fmt.Errorf("multus: --k8s-bin and --multus-dir are required")
+		}
+		return localcluster.InstallMultus(ctx, s, filepath.Join(o.k8sBin, "kubectl"),
+			filepath.Join(o.clusterDir, "kubeconfig"), o.multusImage, o.timeout)
+	}
 	if args[0] == "up" {
 		if o.k8sBin == "" {
 			return fmt.Errorf("up: --k8s-bin is required")
+		}
+		if s.MultusDir != "" {
+			if err := localcluster.EnsureCNIBinDir(s, o.cniPlugins); err != nil {
+				return err
+			}
 		}
 		// The first node before the workers' client: its start writes the kubeconfig
 		// the workers are awaited with.
@@ -134,11 +151,12 @@ func run(args []string) error {
 		}
 		return w.Flush()
 	}
-	return fmt.Errorf("unknown command %q (up, down, stop, start, list)", args[0])
+	return fmt.Errorf("unknown command %q (up, down, stop, start, list, multus)", args[0])
 }
 
 type options struct {
 	clusterDir, k8sBin, pause, pauseImage, kubeRouter, memory, registry string
+	multusDir, multusImage, cniPlugins                                  string
 	nodes                                                               int
 	timeout                                                             time.Duration
 	purge, kill                                                         bool
@@ -161,6 +179,9 @@ func newFlagSet(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.registry, "registry", "", "the cluster's image registry (host:port), which the workers pull from over HTTP")
 	fs.StringVar(&o.kubeRouter, "kube-router", "", "kube-router's binary: enforce NetworkPolicy on the workers")
 	fs.StringVar(&o.memory, "memory-reserved", "", "memory each worker's kubelet reserves (systemReserved), e.g. 16Gi")
+	fs.StringVar(&o.multusDir, "multus-dir", "", "Multus's and whereabouts' binaries and CRDs (hack/tools/multus.sh): every node gets them")
+	fs.StringVar(&o.multusImage, "image", "", "multus: the Multus daemon's image, as the nodes pull it")
+	fs.StringVar(&o.cniPlugins, "cni-plugins", "/usr/lib/cni", "up: the reference CNI plugins (Debian's containernetworking-plugins)")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "how long to wait for Ready nodes")
 	fs.BoolVar(&o.purge, "purge", false, "down: also remove the workers' image stores and logs")
 	fs.BoolVar(&o.kill, "kill", false, "stop: end the node at once, as a machine that loses power")

@@ -97,6 +97,10 @@ install_tools
 "$ROOT/hack/images/build.sh" pause
 kube_router=""
 ((CLUSTER_NODES > 1)) && kube_router="$("$ROOT/hack/tools/kube-router.sh" | tail -1)"
+# Multus and whereabouts for the data network (docs/local-cluster.md), and the
+# daemon's image.
+multus_dir="$("$ROOT/hack/tools/multus.sh" | tail -1)"
+"$ROOT/hack/images/build.sh" multus
 # shellcheck source=../images/images.env
 source "$ROOT/hack/images/images.env"
 # The nodes outlive this script: they must not inherit the lock (fd 8).
@@ -106,6 +110,11 @@ source "$ROOT/hack/images/images.env"
 	--containerd "$(command -v containerd)" --socat "$(command -v socat)" --coredns "$COREDNS" --crictl "$CRICTL" \
 	--registry "$CLUSTER_REGISTRY" --registry-bin "$REGISTRY_BIN" --registry-dir "$CLUSTER_REGISTRY_DIR" \
 	--pause-archive "$HCO_CACHE/images/pause.tar" --pause-image "$PAUSE_IMAGE" \
-	--kube-router "$kube_router" --memory-reserved "$(worker_memory_reserved)" 8>&-
+	--kube-router "$kube_router" --memory-reserved "$(worker_memory_reserved)" --multus-dir "$multus_dir" 8>&-
+# Multus's daemon comes from the cluster's registry, by digest, as a real cluster's
+# DaemonSets do; the registry runs once the first node is up.
+multus_ref="$("$ROOT/hack/images/push.sh" --insecure "$CLUSTER_REGISTRY" multus | tail -1)"
+[[ "$multus_ref" == *@sha256:* ]] || die "push.sh printed no digest for the Multus image: $multus_ref"
+"$LOCAL_CLUSTER" multus --k8s-bin "$K8S_BIN_DIR" --cluster-dir "$CLUSTER_DIR" --multus-dir "$multus_dir" --image "$multus_ref" 8>&-
 log "$CLUSTER_NODES node(s) Ready after $((SECONDS - started_at))s, cluster DNS on $CLUSTER_DNS_IP"
 echo "export KUBECONFIG=$KUBECONFIG"

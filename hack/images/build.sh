@@ -6,6 +6,8 @@
 #   operator  the manager, a static Go binary, as in images/operator/Dockerfile
 #   hadoop    a Debian root file system made from Debian's packages, completed by
 #             images/hadoop/assemble.sh, the same script images/hadoop/Dockerfile runs
+#   multus    Multus's thick-plugin daemon (hack/tools/multus.sh), static, for the local
+#             cluster's data network
 #   ceph      Ceph 18.2 from Debian trixie with the rook binary, for the local Rook,
 #             completed by images/ceph/assemble.sh as images/ceph/Dockerfile does
 # An image whose inputs and reference did not change since its archive was written is
@@ -110,6 +112,31 @@ build_operator() {
 	cfg="$(dockerfile_config "${ROOT}/images/operator/Dockerfile" "${ARCH}")"
 	mapfile -t config <<<"${cfg}"
 	pack operator "${rootfs}" "${layout}" "${hash}" "${config[@]}"
+}
+
+# build_multus: multus-daemon alone. It runs as root and execs the CNI plugins chrooted
+# into the node's root (its DaemonSet, internal/localcluster/multus.go), so the image
+# needs nothing else but a passwd entry for root.
+build_multus() {
+	local dir hash rootfs layout
+	ensure_debs umoci jq
+	dir="$("${ROOT}/hack/tools/multus.sh" | tail -1)"
+	mk_tmpdir multus-image
+	rootfs="${HCO_TMPDIR}/rootfs" layout="${HCO_TMPDIR}/layout"
+	hash="$(hash_tree "${dir}/multus-daemon" "${HCO_IMAGES_DIR}/lib.sh" "${BASH_SOURCE[0]}")"
+	if up_to_date multus "${hash}"; then
+		log "have multus ($(image_ref multus)), inputs unchanged"
+		return
+	fi
+	mkdir -p "${rootfs}/usr/bin" "${rootfs}/tmp" "${rootfs}/run" "${rootfs}/var"
+	chmod 1777 "${rootfs}/tmp"
+	# containerd names pods' namespaces /var/run/netns/..., as a distribution's /var/run
+	# leads to /run, where the DaemonSet mounts the node's.
+	ln -s ../run "${rootfs}/var/run"
+	install -m 0755 "${dir}/multus-daemon" "${rootfs}/usr/bin/multus-daemon"
+	passwd_files "${rootfs}" nobody 65534
+	oci_new "${layout}" "$(image_tag multus)"
+	pack multus "${rootfs}" "${layout}" "${hash}" --config.user 0 --config.entrypoint /usr/bin/multus-daemon
 }
 
 # no_debian_sources stops the build of an image whose Debian mirror is unknown.

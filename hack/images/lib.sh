@@ -10,6 +10,7 @@ source "${HCO_IMAGES_DIR}/images.env"
 
 # Archives, their input hashes and the build caches, outside the checkout.
 IMAGES_OUT="${HCO_CACHE}/images"
+# "all" of build.sh and push.sh; multus, the local cluster's own, is built by name.
 IMAGE_NAMES=(pause operator hadoop ceph)
 
 # image_ref NAME prints the reference of image NAME from images.env.
@@ -19,7 +20,8 @@ image_ref() {
 	operator) echo "${OPERATOR_IMAGE}" ;;
 	hadoop) echo "${HADOOP_IMAGE}" ;;
 	ceph) echo "${CEPH_IMAGE}" ;;
-	*) die "unknown image '$1' (known: ${IMAGE_NAMES[*]})" ;;
+	multus) echo "${MULTUS_IMAGE}" ;;
+	*) die "unknown image '$1' (known: ${IMAGE_NAMES[*]} multus)" ;;
 	esac
 }
 

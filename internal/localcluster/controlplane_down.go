@@ -48,6 +48,9 @@ func (d *FirstNodeDown) Down() error {
 	// dnsmasq: the cluster DNS of older clusters.
 	d.stop("etcd", "dnsmasq", "registry")
 	note(unmountUnder(cp.Settings.ClusterDir, cp.RunDir))
+	if sameFile(cp.Path("cni", "net.d"), CNIConfDir) {
+		note(unmountUnder(CNIConfDir))
+	}
 	note(d.removeNetwork())
 	note(removeKubepodsCgroups())
 	note(restoreHostSysctls(cp))
@@ -225,6 +228,9 @@ func (d *FirstNodeDown) removeNetwork() error {
 			errs = append(errs, err)
 		}
 	}
+	// The workers' data links went with their namespaces; the first node's goes with
+	// the switch.
+	errs = append(errs, removeDataSwitch())
 	errs = append(errs, removeKubeChains())
 	// The bridge plugin adds no rules with ipMasq off; any rule left that names the
 	// bridge or the first node's pods is removed.

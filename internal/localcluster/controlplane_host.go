@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // What the first node changes on the host, and the records down reads to undo it.
@@ -25,7 +27,7 @@ func (u *FirstNodeUp) hostPaths(context.Context) error {
 		}
 	}
 	var add []string
-	for _, p := range []string{"/var/lib/kubelet", "/var/log/containers", "/var/lib/cni", "/run/containerd"} {
+	for _, p := range []string{"/var/lib/kubelet", "/var/log/containers", "/var/lib/cni", "/run/containerd", "/etc/cni", MultusSocketDir} {
 		if !exists(p) && !listed[p] {
 			add = append(add, p+"\n")
 		}
@@ -40,6 +42,51 @@ func (u *FirstNodeUp) hostPaths(context.Context) error {
 	defer f.Close()
 	_, err = f.WriteString(strings.Join(add, ""))
 	return err
+}
+
+// cniConfDir binds the first node's CNI configuration over CNIConfDir, where the
+// Multus DaemonSet finds every node's (a worker binds its own there inside its mount
+// namespace), and makes Multus's socket directory. A CNIConfDir with files of the
+// host's own is left alone, and up stops.
+func (u *FirstNodeUp) cniConfDir(context.Context) error {
+	own := u.CP.Path("cni", "net.d")
+	if sameFile(own, CNIConfDir) {
+		return sharedMount(NetNSDir)
+	}
+	if err := cniConfDirContent(CNIConfDir); err != nil {
+		return err
+	}
+	for _, dir := range []string{own, CNIConfDir, MultusSocketDir} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := unix.Mount(own, CNIConfDir, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind %s over %s: %w", own, CNIConfDir, err)
+	}
+	return sharedMount(NetNSDir)
+}
+
+// sharedMount makes dir a shared mount, bound over itself first unless it is a mount
+// point already (ip-netns makes NetNSDir one, shared).
+func sharedMount(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if unix.Mount("", dir, "", unix.MS_SHARED, "") == nil {
+		return nil
+	}
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind %s over itself: %w", dir, err)
+	}
+	return unix.Mount("", dir, "", unix.MS_SHARED, "")
+}
+
+// sameFile: a and b are one file or directory, as a bind mount makes them.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // network gives the first node its address: one end of a veth pair whose other end
@@ -66,7 +113,7 @@ func (u *FirstNodeUp) network() error {
 			return err
 		}
 	}
-	return nil
+	return setUpDataLink(cp.Settings, 1, "")
 }
 
 // FirstNodeNetworkCommands are the idempotent ip(8) commands that address the first

@@ -2,6 +2,9 @@ package localcluster
 
 import (
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -69,7 +72,7 @@ func RenderControlPlane(cp ControlPlane, l Layout, p PKI) ([]ControlPlaneFile, e
 	add("config/kubelet.yaml", kubelet, false, "kubelet")
 	containerd, err := ContainerdConfig(s, ContainerdPaths{
 		Root: cp.Path("containerd"), RunDir: cp.RunDir, Socket: cp.Socket(),
-		CNIConfDir: cp.Path("cni", "net.d"), CertsDir: cp.Path("config", "certs.d"),
+		CNIConfDir: CNIConfDir, CertsDir: cp.Path("config", "certs.d"),
 	})
 	if err != nil {
 		return nil, err
@@ -85,6 +88,16 @@ func RenderControlPlane(cp ControlPlane, l Layout, p PKI) ([]ControlPlaneFile, e
 		return nil, err
 	}
 	add("cni/net.d/10-"+CNINetwork+".conflist", cni, false)
+	if s.MultusDir != "" {
+		admin := p.Certs["admin"]
+		wa, err := whereaboutsFiles(cp.APIServer(), Credentials{CA: ca, AdminCert: admin.Cert, AdminKey: admin.Key})
+		if err != nil {
+			return nil, err
+		}
+		for _, rel := range slices.Sorted(maps.Keys(wa)) {
+			add(filepath.Join("cni", "net.d", rel), wa[rel], true)
+		}
+	}
 	add("config/crictl.yaml", crictlConfig(cp.Socket()), false)
 	return files, nil
 }

@@ -84,7 +84,7 @@ func (u *FirstNodeUp) Up(ctx context.Context) error {
 	u.https = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 
 	steps := []func(context.Context) error{
-		u.etcd, u.apiServer, u.serviceProxy, u.controllers, u.hostPaths, u.registry,
+		u.etcd, u.apiServer, u.serviceProxy, u.controllers, u.hostPaths, u.cniConfDir, u.registry,
 		u.containerd, u.kubelet, u.kubeProxy, u.dns,
 		func(ctx context.Context) error {
 			return u.await(ctx, "kube-controller-manager", time.Minute, u.defaultServiceAccount)

@@ -78,7 +78,7 @@ func setUpNetwork(s Settings, n Node) error {
 			return err
 		}
 	}
-	return nil
+	return setUpDataLink(s, n.Index, n.NetNS)
 }
 
 // tearDownNetwork deletes the namespace, which deletes the pair, its addresses and

@@ -22,7 +22,13 @@ type Settings struct {
 	// containerd before its kubelet starts.
 	PauseArchive string
 	PauseImage   string
-	CNIBinDir    string
+	// CNIBinDir is every node's CNI binary directory: the reference plugins, and with
+	// MultusDir set a directory of the cluster's that adds Multus's shim and
+	// whereabouts (multus.go).
+	CNIBinDir string
+	// MultusDir holds what hack/tools/multus.sh builds: Multus's and whereabouts'
+	// binaries and CRDs. Empty leaves Multus out.
+	MultusDir string
 	// Registry, when set, is the cluster's image registry (host:port), which every
 	// node's containerd pulls from over plain HTTP.
 	Registry string
@@ -52,6 +58,9 @@ type Settings struct {
 	// NodesCIDR holds the node links: node i's link is the (i-1)th /24, the host's
 	// end .1 and the node's .2. The first node's /24 is hack/cluster's own.
 	NodesCIDR netip.Prefix
+	// DataCIDR is the data network's (datanet.go): node i has its i-th address, and
+	// Multus's attachments on the data network give pods addresses from the rest.
+	DataCIDR netip.Prefix
 
 	// MemoryReservedPerNode: the kubelet's systemReserved memory, so that the nodes'
 	// allocatable memory together stays near the host's instead of N times it.
@@ -75,6 +84,7 @@ func DefaultSettings(clusterDir, k8sBinDir string) Settings {
 		DNSIP:                 netip.MustParseAddr("10.118.0.1"),
 		PodsCIDR:              netip.MustParsePrefix("10.117.0.0/16"),
 		NodesCIDR:             netip.MustParsePrefix("10.118.0.0/16"),
+		DataCIDR:              netip.MustParsePrefix("10.119.0.0/16"),
 		MemoryReservedPerNode: "",
 	}
 }

@@ -37,6 +37,9 @@ type NodeConfig struct {
 type Bind struct {
 	Source string `json:"source"`
 	Target string `json:"target"`
+	// Shared makes the bind a shared mount, whose mounts below reach the node's
+	// containers that mount it with HostToContainer propagation.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // Daemon is one long-running process of the node.
@@ -59,6 +62,13 @@ func NodeConfigFor(s Settings, n Node, kubelet, kubeProxy []string) NodeConfig {
 			{Source: n.Path("logs", "pods"), Target: "/var/log/pods"},
 			{Source: n.Path("logs", "containers"), Target: "/var/log/containers"},
 			{Source: n.Path("config", "hosts"), Target: "/etc/hosts"},
+			// The node's CNI configuration and Multus daemon's socket, at the paths the
+			// Multus DaemonSet mounts on every node (multus.go).
+			{Source: n.Path("cni", "net.d"), Target: CNIConfDir},
+			{Source: filepath.Join(n.RunDir, "multus"), Target: MultusSocketDir},
+			// The pods' network namespaces, where containerd puts them by default and
+			// the Multus daemon opens them, as on a real node.
+			{Source: filepath.Join(n.RunDir, "netns"), Target: NetNSDir, Shared: true},
 		},
 		Sysctls: map[string]string{
 			// Between the node's link and its pod bridge.
@@ -180,8 +190,21 @@ func prepareMounts(cfg NodeConfig) error {
 		if err := bindSource(b.Source); err != nil {
 			return err
 		}
+		if b.Shared {
+			// The host's mount there (ip-netns's) goes, with what is below it: a
+			// container runtime asks whether the first mount it finds at the target is
+			// shared, not the topmost.
+			if err := unix.Unmount(b.Target, unix.MNT_DETACH); err != nil && !errors.Is(err, unix.EINVAL) {
+				return fmt.Errorf("unmounting the host's %s: %w", b.Target, err)
+			}
+		}
 		if err := unix.Mount(b.Source, b.Target, "", unix.MS_BIND, ""); err != nil {
 			return fmt.Errorf("bind %s over %s: %w", b.Source, b.Target, err)
+		}
+		if b.Shared {
+			if err := unix.Mount("", b.Target, "", unix.MS_SHARED, ""); err != nil {
+				return fmt.Errorf("making %s shared: %w", b.Target, err)
+			}
 		}
 	}
 	sys := filepath.Join(cfg.Dir, "sys")

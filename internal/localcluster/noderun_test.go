@@ -68,6 +68,11 @@ func TestNodeConfigFor(t *testing.T) {
 			{Source: "/tmp/c/nodes/n2/logs/pods", Target: "/var/log/pods"},
 			{Source: "/tmp/c/nodes/n2/logs/containers", Target: "/var/log/containers"},
 			{Source: "/tmp/c/nodes/n2/config/hosts", Target: "/etc/hosts"},
+			// At the paths the Multus DaemonSet mounts on every node; the pods'
+			// namespaces shared, so that the daemon sees those made after it started.
+			{Source: "/tmp/c/nodes/n2/cni/net.d", Target: "/etc/cni/net.d"},
+			{Source: "/run/hco-n2/multus", Target: "/run/multus"},
+			{Source: "/run/hco-n2/netns", Target: "/run/netns", Shared: true},
 		},
 		Sysctls: map[string]string{
 			"net.ipv4.ip_forward":                "1",

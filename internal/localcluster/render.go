@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"text/template"
 
@@ -69,6 +70,15 @@ func Render(l Layout, n Node, c Credentials) (Files, error) {
 	}
 	if s := l.Settings; s.Registry != "" {
 		f["config/certs.d/"+s.Registry+"/hosts.toml"] = RegistryHosts(s.Registry)
+	}
+	if l.Settings.MultusDir != "" {
+		wa, err := whereaboutsFiles(server, c)
+		if err != nil {
+			return nil, err
+		}
+		for rel, b := range wa {
+			f[filepath.Join("cni", "net.d", rel)] = b
+		}
 	}
 	f["config/hosts"] = HostsFile(l, n)
 	f["config/crictl.yaml"] = crictlConfig(n.Socket())
@@ -295,7 +305,6 @@ state = "{{.RunDir}}/state"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "{{.PauseImage}}"
   restrict_oom_score_adj = true
-  netns_mounts_under_state_dir = true
   stream_server_address = "{{.StreamServer}}"
 
   [plugins."io.containerd.grpc.v1.cri".containerd]
@@ -332,7 +341,7 @@ type ContainerdPaths struct {
 // WorkerContainerd are a worker's paths.
 func WorkerContainerd(n Node) ContainerdPaths {
 	return ContainerdPaths{Root: n.Path("containerd"), RunDir: n.RunDir, Socket: n.Socket(),
-		CNIConfDir: n.Path("cni", "net.d"), CertsDir: n.Path("config", "certs.d")}
+		CNIConfDir: CNIConfDir, CertsDir: n.Path("config", "certs.d")}
 }
 
 // ContainerdConfig is the containerd configuration of a node, the first one's

@@ -162,7 +162,8 @@ func TestRenderContents(t *testing.T) {
 		`state = "/run/hco-n2/state"`,
 		`address = "/run/hco-n2/containerd.sock"`,
 		`Root = "/run/hco-n2/runc"`,
-		`conf_dir = "/tmp/c/nodes/n2/cni/net.d"`,
+		// The node's own directory is bound there inside its mount namespace.
+		`conf_dir = "/etc/cni/net.d"`,
 		`sandbox_image = "localhost/pause:3.10"`,
 	} {
 		if !strings.Contains(containerd, want) {
