@@ -10,10 +10,12 @@
 #             cluster's data network
 #   ceph      Ceph 18.2 from Debian trixie with the rook binary, for the local Rook,
 #             completed by images/ceph/assemble.sh as images/ceph/Dockerfile does
+#   test-devices  the e2e suite's device plugin of fake devices (test/tools/device-plugin),
+#             a static Go binary; a test image, which "all" leaves out
 # An image whose inputs and reference did not change since its archive was written is
 # not rebuilt.
 #
-# Usage: build.sh [pause|operator|hadoop|ceph|all]...   (default: all)
+# Usage: build.sh [pause|operator|hadoop|ceph|test-devices|all]...   (default: all)
 set -Eeuo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -137,6 +139,29 @@ build_multus() {
 	passwd_files "${rootfs}" nobody 65534
 	oci_new "${layout}" "$(image_tag multus)"
 	pack multus "${rootfs}" "${layout}" "${hash}" --config.user 0 --config.entrypoint /usr/bin/multus-daemon
+}
+
+# build_test_devices makes the device plugin's image: the binary alone, run as root,
+# which it needs to serve its sockets in the kubelet's device-plugins directory.
+build_test_devices() {
+	local bin hash rootfs layout
+	ensure_debs umoci jq
+	setup_go_env
+	mk_tmpdir test-devices
+	rootfs="${HCO_TMPDIR}/rootfs" layout="${HCO_TMPDIR}/layout"
+	bin="${HCO_TMPDIR}/device-plugin"
+	step "test-devices: go build ./test/tools/device-plugin"
+	(cd "${ROOT}" && go build -trimpath -buildvcs=false -ldflags="-s -w" -o "${bin}" ./test/tools/device-plugin)
+	hash="$(hash_tree "${bin}" "${HCO_IMAGES_DIR}/lib.sh" "${BASH_SOURCE[0]}")"
+	if up_to_date test-devices "${hash}"; then
+		log "have test-devices ($(image_ref test-devices)), inputs unchanged"
+		return
+	fi
+	mkdir -p "${rootfs}"
+	install -m 0755 "${bin}" "${rootfs}/device-plugin"
+	oci_new "${layout}" "$(image_tag test-devices)"
+	pack test-devices "${rootfs}" "${layout}" "${hash}" \
+		--config.user=0:0 --config.entrypoint=/device-plugin
 }
 
 # no_debian_sources stops the build of an image whose Debian mirror is unknown.
@@ -418,6 +443,6 @@ mkdir -p "${IMAGES_OUT}"
 take_lock images-build
 for name in $(image_names "$@"); do
 	start=${SECONDS}
-	"build_${name}"
+	"build_${name//-/_}"
 	log "${name}: $(fmt_secs $((SECONDS - start)))"
 done

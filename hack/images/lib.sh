@@ -10,8 +10,13 @@ source "${HCO_IMAGES_DIR}/images.env"
 
 # Archives, their input hashes and the build caches, outside the checkout.
 IMAGES_OUT="${HCO_CACHE}/images"
-# "all" of build.sh and push.sh; multus, the local cluster's own, is built by name.
+# "all" of build.sh and push.sh.
 IMAGE_NAMES=(pause operator hadoop ceph)
+# The local cluster's own images (hack/cluster/up.sh), which "all" leaves out too.
+CLUSTER_IMAGE_NAMES=(multus)
+# Images of the tests alone, which "all" leaves out: `make images` and images-push make
+# and push what a cluster runs.
+TEST_IMAGE_NAMES=(test-devices)
 
 # image_ref NAME prints the reference of image NAME from images.env.
 image_ref() {
@@ -21,7 +26,8 @@ image_ref() {
 	hadoop) echo "${HADOOP_IMAGE}" ;;
 	ceph) echo "${CEPH_IMAGE}" ;;
 	multus) echo "${MULTUS_IMAGE}" ;;
-	*) die "unknown image '$1' (known: ${IMAGE_NAMES[*]} multus)" ;;
+	test-devices) echo "${TEST_DEVICES_IMAGE}" ;;
+	*) die "unknown image '$1' (known: ${IMAGE_NAMES[*]} ${CLUSTER_IMAGE_NAMES[*]} ${TEST_IMAGE_NAMES[*]})" ;;
 	esac
 }
 
@@ -32,17 +38,21 @@ image_tag() {
 	echo "${ref##*:}"
 }
 
-# image_names expands "all" (or nothing) to every image and checks the others.
+# image_names expands "all" (or nothing) to every image but the tests' and checks the
+# others, each named once.
 image_names() {
 	local n
-	if [[ $# -eq 0 || " $* " == *" all "* ]]; then
-		printf '%s\n' "${IMAGE_NAMES[@]}"
-		return
+	if [[ $# -eq 0 ]]; then
+		set -- all
 	fi
 	for n in "$@"; do
+		if [[ "${n}" == all ]]; then
+			printf '%s\n' "${IMAGE_NAMES[@]}"
+			continue
+		fi
 		image_ref "${n}" >/dev/null
 		echo "${n}"
-	done
+	done | awk '!seen[$0]++'
 }
 
 # shellcheck source=../debs.sh

@@ -6,7 +6,7 @@
 # REGISTRY/hadoop-ceph-hadoop:3.4.2-0.2.0-dev.
 # Prints each pushed reference with its digest on stdout.
 #
-# Usage: push.sh [--insecure] REGISTRY [pause|operator|hadoop|ceph|all]...   (default: all)
+# Usage: push.sh [--insecure] REGISTRY [pause|operator|hadoop|ceph|test-devices|all]...   (default: all)
 #   REGISTRY     host[:port][/path], such as registry.example.com/hadoop or the local
 #                cluster's 10.118.0.1:5000
 #   --insecure   plain HTTP (the local cluster's registry); otherwise HTTPS, with the

@@ -2,10 +2,11 @@
 # Brings up what the demo and the end-to-end suite run on, each step idempotent: the
 # local single-node Kubernetes (hack/cluster) with NetworkPolicy enforced
 # (hack/cluster/netpol.sh), the local Ceph (hack/ceph), and the images built from
-# this checkout (hack/images): the operator's and Hadoop's pushed to the cluster's
-# registry, from which the nodes pull them by digest as a real cluster's would
-# (recorded in $CLUSTER_DIR/registry-images.env), the pause image imported into every
-# node's containerd (the kubelets' sandbox image; hack/rook/up.sh imports Rook's). The
+# this checkout (hack/images): the operator's, Hadoop's and the e2e suite's device
+# plugin's (test-devices) pushed to the cluster's registry, from which the nodes pull
+# them by digest as a real cluster's would (recorded in
+# $CLUSTER_DIR/registry-images.env), the pause image imported into every node's
+# containerd (the kubelets' sandbox image; hack/rook/up.sh imports Rook's). The
 # operator itself is installed by each user of this script
 # (hack/local/install-operator.sh): the suite's first spec is that install.
 set -euo pipefail
@@ -22,8 +23,8 @@ step "NetworkPolicy enforcement (hack/cluster/netpol.sh)"
 "$ROOT/hack/cluster/netpol.sh" up
 step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
-step "images (hack/images/build.sh): the operator's and Hadoop's pushed to the registry at $CLUSTER_REGISTRY, the pause image imported into every node"
-"$ROOT/hack/images/build.sh" all
+step "images (hack/images/build.sh): the operator's, Hadoop's and test-devices pushed to the registry at $CLUSTER_REGISTRY, the pause image imported into every node"
+"$ROOT/hack/images/build.sh" all test-devices
 for sock in "$CONTAINERD_SOCKET" /run/hco-n*/containerd.sock; do
 	[[ -S "$sock" ]] || continue
 	CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" pause
@@ -41,11 +42,13 @@ pushed() {
 # Assigned first: a failed push inside echo's argument would not stop the script.
 operator_ref="$(pushed "$OPERATOR_IMAGE" operator)"
 hadoop_ref="$(pushed "$HADOOP_IMAGE" hadoop)"
+devices_ref="$(pushed "$TEST_DEVICES_IMAGE" test-devices)"
 refs="$CLUSTER_DIR/registry-images.env"
 {
 	echo "# The images hack/local/up.sh pushed to the cluster's registry, by digest."
 	echo "OPERATOR_IMAGE=$operator_ref"
 	echo "HADOOP_IMAGE=$hadoop_ref"
+	echo "TEST_DEVICES_IMAGE=$devices_ref"
 } >"$refs.tmp"
 mv "$refs.tmp" "$refs"
 sed 's/^/  /' "$refs" >&2

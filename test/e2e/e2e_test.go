@@ -13,6 +13,9 @@ import (
 // erasure-coded, start a cluster on each (the replicated one's on the pod network,
 // where undeclared pods are kept away), sort on both, break an OSD, then a whole
 // node, shrink and roll the replicated one's NodeManagers, delete what Rook made.
+// Last, NodeManagers scheduled on a device plugin's extended resources, on the
+// external Ceph again: that spec makes its own StorageBackend, is labelled devices
+// too, and comes last so that its failure skips nothing else.
 // Each storage path's specs share its clusters (clusters_test.go). A spec that fails
 // skips the rest, whose premises it was. The labels external and rook select a
 // storage path; the operator's and the admission specs carry neither and belong to
@@ -38,4 +41,5 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("a whole node lost during a TeraSort on the erasure-coded pool across hosts", Label("rook"), hostLossSpecs)
 	Context("a graceful scale-down during a TeraSort on the pod network", Label("rook"), decommissionSpecs)
 	Context("deleting Rook-mode StorageBackends", Label("rook"), rookDeletionSpecs)
+	Context("extended resources of a device plugin", Label("external", "devices"), deviceSpecs)
 })

@@ -362,7 +362,7 @@ func dumpState() {
 		out, _ := yaml.Marshal(list)
 		GinkgoWriter.Printf("---- %T in %s\n%s\n", list, namespace, out)
 	}
-	for _, ns := range []string{namespace, operatorNamespace, rookNamespace} {
+	for _, ns := range []string{namespace, operatorNamespace, rookNamespace, devicesNamespace} {
 		pods := &corev1.PodList{}
 		if err := k8sClient.List(ctx, pods, client.InNamespace(ns)); err != nil {
 			continue
