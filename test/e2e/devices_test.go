@@ -39,11 +39,10 @@ const (
 	// rdmaDevice is the resource the NodeManagers request; the plugin advertises one
 	// device of it, so of two NodeManagers one must wait. vfDevice, two of them, is
 	// advertised beside it and requested by nobody.
-	rdmaDevice       = "hadoopceph.io/rdma"
-	vfDevice         = "hadoopceph.io/sriov_vf"
-	devicesBackend   = "devices"
-	devicesCluster   = "devices"
-	devicesKeySecret = "devices-ceph-key"
+	rdmaDevice     = "hadoopceph.io/rdma"
+	vfDevice       = "hadoopceph.io/sriov_vf"
+	devicesBackend = "devices"
+	devicesCluster = "devices"
 )
 
 // capIPCLock is CAP_IPC_LOCK's bit in /proc/<pid>/status's capability masks.
@@ -78,7 +77,7 @@ func deviceSpecs() {
 		}).WithTimeout(2 * time.Minute).Should(Succeed())
 
 		By("starting a HadoopCluster of two NodeManagers that request one " + rdmaDevice + " each")
-		createDevicesBackend()
+		createOwnBackend(devicesBackend, namespace+"-devices")
 		hc := newDevicesCluster()
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		DeferCleanup(func() { deleteCluster(devicesCluster) })
@@ -238,26 +237,26 @@ func startDevicePlugin(image string) {
 	Expect(k8sClient.Create(ctx, ds)).To(Succeed())
 }
 
-// createDevicesBackend makes the spec's own StorageBackend on the local Ceph, on a
+// createOwnBackend makes a spec's own StorageBackend on the local Ceph, on a
 // subvolume group of its own, so the spec needs none of the story's before it.
 // Cleanup deletes it after the cluster (DeferCleanup runs last in, first out).
-func createDevicesBackend() {
+func createOwnBackend(name, group string) {
 	GinkgoHelper()
 	keyring, err := os.ReadFile(filepath.Join(cephDir(), "ceph.client.hadoop.keyring"))
 	Expect(err).NotTo(HaveOccurred())
 	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: devicesKeySecret, Namespace: namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name + "-ceph-key", Namespace: namespace},
 		StringData: map[string]string{"key": keyringKey(string(keyring))},
 	}
 	Expect(k8sClient.Create(ctx, secret)).To(Succeed())
 	sb := &v1alpha1.StorageBackend{
-		ObjectMeta: metav1.ObjectMeta{Name: devicesBackend, Namespace: namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: v1alpha1.StorageBackendSpec{CephFS: v1alpha1.CephFSSpec{External: &v1alpha1.ExternalCephFS{
 			Monitors:       []string{localMonitor},
 			FilesystemName: "cephfs",
 			ClientID:       "hadoop",
-			KeySecretRef:   v1alpha1.SecretKeyRef{Name: devicesKeySecret},
-			RootPath:       externalRoot(namespace + "-devices"),
+			KeySecretRef:   v1alpha1.SecretKeyRef{Name: secret.Name},
+			RootPath:       externalRoot(group),
 		}}},
 	}
 	Expect(k8sClient.Create(ctx, sb)).To(Succeed())
@@ -265,7 +264,7 @@ func createDevicesBackend() {
 		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, sb))).To(Succeed())
 		Eventually(func() error {
 			return k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), &v1alpha1.StorageBackend{})
-		}).WithTimeout(time.Minute).Should(Satisfy(apierrors.IsNotFound), "StorageBackend %s is gone", devicesBackend)
+		}).WithTimeout(time.Minute).Should(Satisfy(apierrors.IsNotFound), "StorageBackend %s is gone", name)
 		Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, secret))).To(Succeed())
 	})
 	Eventually(func(g Gomega) {

@@ -41,5 +41,6 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("a whole node lost during a TeraSort on the erasure-coded pool across hosts", Label("rook"), hostLossSpecs)
 	Context("a graceful scale-down during a TeraSort on the pod network", Label("rook"), decommissionSpecs)
 	Context("deleting Rook-mode StorageBackends", Label("rook"), rookDeletionSpecs)
+	Context("the data network through Multus", Label("external", "multus"), dataNetworkSpecs)
 	Context("extended resources of a device plugin", Label("external", "devices"), deviceSpecs)
 })

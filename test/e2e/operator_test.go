@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -25,9 +27,19 @@ const (
 	operatorNamespace = "hadoop-ceph-operator"
 )
 
-// multusCRD is the CRD of Multus's NetworkAttachmentDefinitions, which one spec
-// installs while the operator runs.
+// multusCRD is the CRD of Multus's NetworkAttachmentDefinitions. The local cluster
+// runs Multus; BeforeSuite removes the CRD, so that the operator starts without the
+// API, and one spec installs it again while the operator runs.
 const multusCRD = "network-attachment-definitions.k8s.cni.cncf.io"
+
+// multusCRDFile is the CRD of the Multus release the local cluster runs, kept by
+// hack/tools/multus.sh, which prints its directory (at once, once built).
+func multusCRDFile() string {
+	GinkgoHelper()
+	out := strings.TrimSpace(mustRun(command("hack/tools/multus.sh")))
+	dir := out[strings.LastIndex(out, "\n")+1:]
+	return filepath.Join(dir, "crds", "k8s.cni.cncf.io_network-attachment-definitions.yaml")
+}
 
 func operatorSpecs() {
 	It("becomes Ready", func() {
@@ -73,15 +85,9 @@ func operatorSpecs() {
 		before := operatorContainer(Default).RestartCount
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: multusCRD}, &apiextensionsv1.CustomResourceDefinition{})).
 			To(Satisfy(apierrors.IsNotFound), "the operator must have started without Multus (BeforeSuite removes a CRD left by an interrupted run)")
-		crd := "controllers/testdata/crds/k8s.cni.cncf.io_networkattachmentdefinitions.yaml"
-		mustRun(kubectl("create", "-f", crd))
-		DeferCleanup(func() {
-			// The later specs run on a cluster without Multus, as before; a started
-			// operator keeps watching a kind whose CRD is gone, so it starts once more.
-			mustRun(kubectl("delete", "-f", crd))
-			mustRun(kubectl("-n", operatorNamespace, "rollout", "restart", "deployment/"+operatorRelease))
-			mustRun(kubectl("-n", operatorNamespace, "rollout", "status", "deployment/"+operatorRelease, "--timeout=3m"))
-		})
+		// The Multus release's own CRD, which the local cluster installed with Multus
+		// and BeforeSuite removed; the later specs have it, as the cluster does.
+		mustRun(kubectl("apply", "--server-side", "-f", multusCRDFile()))
 		Eventually(func(g Gomega) {
 			c := operatorContainer(g)
 			g.Expect(c.RestartCount).To(Equal(before + 1))

@@ -92,12 +92,13 @@ var _ = BeforeSuite(func() {
 		runLogged(command("hack/rook/down.sh"))
 		leftovers = true
 	}
-	// Likewise the Multus CRD that the operator's restart spec installs: a run
-	// interrupted inside that spec leaves it, and an operator started with it served
-	// has nothing to restart for.
+	// Likewise Multus's CRD: the local cluster installs it with Multus, and the
+	// operator's restart spec installs it again while the operator runs; an operator
+	// started with it served would have nothing to restart for. The Multus daemons
+	// keep serving pods that ask for no attachment meanwhile.
 	multus := &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: multusCRD}}
 	if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(multus), multus); err == nil {
-		By("removing the Multus CRD that an interrupted run left")
+		By("removing the Multus CRD (the local cluster's, or one an earlier run installed)")
 		mustRun(kubectl("delete", "crd", multusCRD, "--wait"))
 		leftovers = true
 	} else {
