@@ -10,6 +10,7 @@
 //	local-cluster start NODE         start a stopped worker again and wait until it is Ready
 //	local-cluster list               the workers: name, hostname label, address, pod range, state
 //	local-cluster multus --image REF install Multus's daemon (its image pushed to the cluster's registry)
+//	local-cluster data-rate RATE     limit what each node receives on the data network (1gbit, 10gbit; "unlimited" lifts it)
 //	local-cluster node-run FILE      a node's first process, inside its namespaces (run by up)
 package main
 
@@ -44,7 +45,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: local-cluster up|down|stop|start|list|multus|node-run (see the package comment)")
+		return errors.New("usage: local-cluster up|down|stop|start|list|multus|data-rate|node-run (see the package comment)")
 	}
 	if args[0] == "node-run" {
 		if len(args) != 2 {
@@ -143,6 +144,15 @@ func run(args []string) error {
 			return fmt.Errorf("usage: local-cluster start NODE --nodes N")
 		}
 		return c.StartNode(ctx, positional[0], o.timeout)
+	case "data-rate":
+		if len(positional) != 1 {
+			return fmt.Errorf("usage: local-cluster data-rate RATE|unlimited")
+		}
+		rate := positional[0]
+		if rate == "unlimited" {
+			rate = ""
+		}
+		return localcluster.SetDataRate(o.nodes, rate)
 	case "list":
 		w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(w, "NAME\tHOSTNAME LABEL\tADDRESS\tPODS\tNETNS\tRUNNING")
@@ -151,7 +161,7 @@ func run(args []string) error {
 		}
 		return w.Flush()
 	}
-	return fmt.Errorf("unknown command %q (up, down, stop, start, list, multus)", args[0])
+	return fmt.Errorf("unknown command %q (up, down, stop, start, list, multus, data-rate)", args[0])
 }
 
 type options struct {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // The data network: a second link on every node, on a segment of its own, standing in
@@ -120,4 +122,58 @@ func removeDataSwitch() error {
 	}
 	log("deleting the data network (network namespace %s)", DataSwitchNS)
 	return run("ip", "netns", "delete", DataSwitchNS)
+}
+
+// DataRateCommands are the tc(8) commands that limit what the switch sends out of
+// each node's port, that is what each node receives, to rate ("1gbit", "10gbit"), as
+// a NIC of that speed would; "" lifts the limit. A token bucket with a burst of 1 ms
+// at that rate (at least 64 KiB) and 10 ms of queue.
+func DataRateCommands(nodes int, rate string) ([][]string, error) {
+	var cmds [][]string
+	for i := 1; i <= nodes; i++ {
+		tc := []string{"ip", "netns", "exec", DataSwitchNS, "tc", "qdisc"}
+		if rate == "" {
+			cmds = append(cmds, append(slices.Clone(tc), "del", "dev", DataPort(i), "root"))
+			continue
+		}
+		bits, err := parseRate(rate)
+		if err != nil {
+			return nil, err
+		}
+		burst := max(bits/8/1000, 64<<10)
+		cmds = append(cmds, append(slices.Clone(tc), "replace", "dev", DataPort(i), "root", "tbf",
+			"rate", rate, "burst", fmt.Sprint(burst), "latency", "10ms"))
+	}
+	return cmds, nil
+}
+
+// parseRate reads a rate as tc writes it: a number and kbit, mbit or gbit.
+func parseRate(rate string) (int64, error) {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"gbit", 1e9}, {"mbit", 1e6}, {"kbit", 1e3}} {
+		if n, ok := strings.CutSuffix(rate, u.suffix); ok {
+			v, err := strconv.ParseInt(n, 10, 64)
+			if err == nil && v > 0 {
+				return v * u.mult, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("rate %q: must be a whole number of kbit, mbit or gbit, such as 1gbit or 10gbit", rate)
+}
+
+// SetDataRate limits every node's port of the switch to rate, or lifts the limit.
+func SetDataRate(nodes int, rate string) error {
+	cmds, err := DataRateCommands(nodes, rate)
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		// Lifting a limit that is not there is fine: tc says the root has no qdisc.
+		if err := run(c...); err != nil && !(rate == "" && strings.Contains(err.Error(), "handle of zero")) {
+			return err
+		}
+	}
+	return nil
 }

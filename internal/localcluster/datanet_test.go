@@ -40,3 +40,29 @@ func TestDataLinkCommands(t *testing.T) {
 		t.Errorf("first node's address command: %q", first[2])
 	}
 }
+
+func TestDataRateCommands(t *testing.T) {
+	cmds, err := DataRateCommands(2, "1gbit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 ms of 1 Gbit/s is 125,000 bytes.
+	want := "ip netns exec hco-data tc qdisc replace dev hco-d2 root tbf rate 1gbit burst 125000 latency 10ms"
+	if len(cmds) != 2 || strings.Join(cmds[1], " ") != want {
+		t.Errorf("%q\nwant the second as %q", cmds, want)
+	}
+	// A slow rate keeps a burst of at least 64 KiB, which one TSO frame may need.
+	cmds, _ = DataRateCommands(1, "100mbit")
+	if !strings.Contains(strings.Join(cmds[0], " "), "burst 65536 ") {
+		t.Errorf("100mbit: %q", cmds[0])
+	}
+	cmds, _ = DataRateCommands(1, "")
+	if strings.Join(cmds[0], " ") != "ip netns exec hco-data tc qdisc del dev hco-d1 root" {
+		t.Errorf("lifting the limit: %q", cmds[0])
+	}
+	for _, bad := range []string{"1g", "fast", "0gbit", "1.5gbit"} {
+		if _, err := DataRateCommands(1, bad); err == nil || !strings.Contains(err.Error(), "such as 1gbit") {
+			t.Errorf("rate %q: %v", bad, err)
+		}
+	}
+}

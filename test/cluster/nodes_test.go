@@ -5,6 +5,8 @@ package cluster
 import (
 	"fmt"
 	"net/netip"
+	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -107,6 +109,43 @@ var _ = Describe("Nodes", Ordered, func() {
 				return reasons
 			}).WithTimeout(30*time.Second).Should(ContainElement("Pulled"), "node %s pulled %s", n.name, registryImage)
 		}
+	})
+
+	It("attach pods to the data network through Multus: each gets net1 on its node's data link, and pods on different nodes reach each other through the data network's switch", func() {
+		nad := fmt.Sprintf(`apiVersion: k8s.cni.cncf.io/v1
+kind: NetworkAttachmentDefinition
+metadata: {name: data, namespace: %s}
+spec:
+  config: '{"cniVersion":"0.3.1","name":"data","type":"macvlan","master":"hco-data0","mode":"bridge","ipam":{"type":"whereabouts","range":"10.119.32.0/20"}}'
+`, namespace)
+		cmd := kubectl("apply", "-f", "-")
+		cmd.Stdin = strings.NewReader(nad)
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "%s", out)
+		var data []*corev1.Pod
+		for i, n := range nodes {
+			p := webPod(fmt.Sprintf("data-%d", i), n.name)
+			p.Annotations = map[string]string{"k8s.v1.cni.cncf.io/networks": "data"}
+			data = append(data, createPod(p))
+		}
+		addrs := map[string]bool{}
+		for i := range data {
+			data[i] = awaitRunning(data[i])
+			ip := net1Address(data[i])
+			Expect(netip.MustParsePrefix("10.119.32.0/20").Contains(netip.MustParseAddr(ip))).To(BeTrue(), "pod %s's net1 %s", data[i].Name, ip)
+			Expect(addrs).NotTo(HaveKey(ip), "whereabouts gave %s twice", ip)
+			addrs[ip] = true
+		}
+		before := switchBytes()
+		for i, from := range data {
+			for j, to := range data {
+				if i != j {
+					Expect(fetch(from, fmt.Sprintf("http://%s:%d/", net1Address(to), webPort))).To(Equal(nodes[j].name),
+						"pod on %s to the pod on %s over the data network", nodes[i].name, nodes[j].name)
+				}
+			}
+		}
+		Expect(switchBytes()).To(BeNumerically(">", before), "the data network's switch carried the requests")
 	})
 
 	It("serve kubectl logs and exec on every node, where a host-network pod resolves its node's name and every pod the workers' names", func() {
@@ -310,3 +349,47 @@ func fetch(from *corev1.Pod, url string) string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// net1Address is a pod's address on its first attachment, read inside the pod.
+func net1Address(p *corev1.Pod) string {
+	GinkgoHelper()
+	out, err := kubectl("-n", namespace, "exec", p.Name, "--", "ip", "-4", "-o", "addr", "show", "net1").CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "%s", out)
+	f := strings.Fields(string(out))
+	for i := range f {
+		if f[i] == "inet" && i+1 < len(f) {
+			return strings.Split(f[i+1], "/")[0]
+		}
+	}
+	Fail(fmt.Sprintf("pod %s has no IPv4 address on net1: %s", p.Name, out))
+	return ""
+}
+
+// switchBytes is what the data network's switch (namespace hco-data) received on its
+// ports, from the kernel's counters.
+func switchBytes() int64 {
+	GinkgoHelper()
+	out, err := exec.CommandContext(ctx, "ip", "-n", "hco-data", "-s", "-o", "link", "show").CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "%s", out)
+	var sum int64
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		// The switch's ports, hco-d<N>@..., not its bridge.
+		if len(f) < 2 || !strings.HasPrefix(f[1], "hco-d") || strings.HasPrefix(f[1], "hco-data") {
+			continue
+		}
+		// One line per link: "... RX: bytes packets ... \    <bytes> ...".
+		for i := range f {
+			if f[i] == "RX:" {
+				for k := i + 1; k < len(f); k++ {
+					if n, err := strconv.ParseInt(f[k], 10, 64); err == nil {
+						sum += n
+						break
+					}
+				}
+				break
+			}
+		}
+	}
+	return sum
+}
