@@ -186,7 +186,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID, fencedAt *time.Ti
 					corev1.ResourceMemory: resource.MustParse("128Mi"),
 				},
 				Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
-			}, attachmentDevices(in, ResourceManager)),
+			}, attachmentDevices(in, cephClient)),
 			VolumeMounts: []corev1.VolumeMount{
 				{Name: volumeCephClient, MountPath: CephConfDir, ReadOnly: true},
 				{Name: volumeTmp, MountPath: TmpDir},
@@ -202,7 +202,7 @@ func EvictSessionsJob(in Input, podName string, uid types.UID, fencedAt *time.Ti
 	if net.HostNetwork {
 		pod.HostNetwork = true
 		pod.DNSPolicy = corev1.DNSClusterFirstWithHostNet
-	} else if networks := MultusNetworks(attachmentsFor(in, ResourceManager)); networks != "" {
+	} else if networks := MultusNetworks(attachmentsFor(in, cephClient)); networks != "" {
 		annotations[NetworksAnnotation] = networks
 	}
 	return &batchv1.Job{

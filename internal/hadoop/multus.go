@@ -46,17 +46,23 @@ func MultusNetworks(attachments []v1alpha1.NetworkAttachment) string {
 }
 
 // attachmentsFor are the networks pods of c join: for NodeManagers the user's
-// attachments, and for every pod Rook's public network, which Hadoop needs to reach
-// Ceph at all. Rook's network goes last so that it does not shift the numbering of the
-// user's unnamed interfaces, and is left out when the user already lists it or the
-// pods use the host's network.
+// attachments, for the ResourceManager the one dataInterface is on (DataAttachment),
+// and for every pod Rook's public network, which Hadoop needs to reach Ceph at all.
+// Rook's network goes last so that it does not shift the numbering of the user's
+// unnamed interfaces, and is left out when the user already lists it or the pods use
+// the host's network.
 func attachmentsFor(in Input, c Component) []v1alpha1.NetworkAttachment {
 	var out []v1alpha1.NetworkAttachment
-	if c == NodeManager {
+	switch c {
+	case NodeManager:
 		if in.Cluster.Spec.Network.HostNetwork {
 			return nil
 		}
 		out = append(out, in.Cluster.Spec.Network.Attachments...)
+	case ResourceManager:
+		if a, ok := DataAttachment(in.Cluster.Spec.Network); ok {
+			out = append(out, a)
+		}
 	}
 	pub := in.Storage.PublicNetwork
 	if pub == nil {
@@ -68,6 +74,28 @@ func attachmentsFor(in Input, c Component) []v1alpha1.NetworkAttachment {
 		}
 	}
 	return append(out, v1alpha1.NetworkAttachment{Name: pub.Name, Namespace: pub.Namespace})
+}
+
+// cephClient stands for the operator's Jobs that only talk to Ceph (the fencing Job):
+// of the networks, they need Rook's public one alone.
+const cephClient Component = "ceph-client"
+
+// DataAttachment is the attachment whose interface is dataInterface, if it is one:
+// the NodeManagers advertise that interface's address, and the ResourceManager, which
+// launches ApplicationMasters on them there, must reach it, so it joins that network
+// too. Its interface there has the same name when the attachment names one.
+func DataAttachment(net v1alpha1.NetworkSpec) (v1alpha1.NetworkAttachment, bool) {
+	if net.HostNetwork || net.DataInterface == "" {
+		return v1alpha1.NetworkAttachment{}, false
+	}
+	for i, a := range net.Attachments {
+		// Multus names an interface it is given no name for by the network's
+		// position: net1 first.
+		if a.InterfaceName == net.DataInterface || (a.InterfaceName == "" && fmt.Sprintf("net%d", i+1) == net.DataInterface) {
+			return a, true
+		}
+	}
+	return v1alpha1.NetworkAttachment{}, false
 }
 
 func namespaceOr(ns, def string) string {

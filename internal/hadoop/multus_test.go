@@ -263,3 +263,52 @@ func TestIPCLockForAnAttachmentsRDMADevice(t *testing.T) {
 		t.Error("ipcLock: false did not win")
 	}
 }
+
+func TestDataAttachment(t *testing.T) {
+	ib := v1alpha1.NetworkAttachment{Name: "ib", InterfaceName: "ib1"}
+	data := v1alpha1.NetworkAttachment{Name: "data"}
+	other := v1alpha1.NetworkAttachment{Name: "other"}
+	for _, c := range []struct {
+		name string
+		net  v1alpha1.NetworkSpec
+		want string
+	}{
+		{"a named interface", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{other, ib}, DataInterface: "ib1"}, "ib"},
+		// Multus numbers by position: the second network is net2 even after a named one.
+		{"net<N> by position", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{ib, data}, DataInterface: "net2"}, "data"},
+		{"the first unnamed", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data, other}, DataInterface: "net1"}, "data"},
+		{"the pod network", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}, DataInterface: "eth0"}, ""},
+		{"no data interface", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}}, ""},
+		// One past the attachments is Rook's public network, which every pod joins.
+		{"Rook's public network", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}, DataInterface: "net2"}, ""},
+		{"the host's network", v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "ib0"}, ""},
+	} {
+		a, ok := DataAttachment(c.net)
+		if got := a.Name; got != c.want || ok != (c.want != "") {
+			t.Errorf("%s: %q (%v), want %q", c.name, got, ok, c.want)
+		}
+	}
+}
+
+func TestResourceManagerJoinsTheDataNetwork(t *testing.T) {
+	in := replicatedInput(t)
+	in.Cluster.Spec.Network = v1alpha1.NetworkSpec{
+		Attachments:   []v1alpha1.NetworkAttachment{{Name: "fast"}, {Name: "data"}},
+		DataInterface: "net2",
+	}
+	in.AttachmentResources = []v1alpha1.AttachmentResource{{Name: "data", Namespace: in.Cluster.Namespace, ResourceName: "example.com/vf"}}
+	// It launches ApplicationMasters on the NodeManagers at their data addresses; the
+	// other attachment is the NodeManagers' alone.
+	if got := MultusNetworks(attachmentsFor(in, ResourceManager)); got != `[{"name":"data"}]` {
+		t.Errorf("ResourceManager networks %s", got)
+	}
+	if got := attachmentDevices(in, ResourceManager); len(got) != 1 || got[0].Name != "example.com/vf" {
+		t.Errorf("ResourceManager devices %+v", got)
+	}
+	// The operator's Ceph-only Jobs and the JobHistory server join neither.
+	for _, c := range []Component{cephClient, JobHistory} {
+		if got := attachmentsFor(in, c); len(got) != 0 {
+			t.Errorf("%s networks %+v", c, got)
+		}
+	}
+}
