@@ -171,7 +171,7 @@ func SetDataRate(nodes int, rate string) error {
 	}
 	for _, c := range cmds {
 		// Lifting a limit that is not there is fine: tc says the root has no qdisc.
-		if err := run(c...); err != nil && !(rate == "" && strings.Contains(err.Error(), "handle of zero")) {
+		if err := run(c...); err != nil && (rate != "" || !strings.Contains(err.Error(), "handle of zero")) {
 			return err
 		}
 	}
