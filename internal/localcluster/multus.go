@@ -94,29 +94,15 @@ func EnsureCNIBinDir(s Settings, hostDir string) error {
 		}
 	}
 	for name, src := range links {
-		if err := copyIfChanged(src, filepath.Join(s.CNIBinDir, name)); err != nil {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if _, err := writeIfChanged(filepath.Join(s.CNIBinDir, name), b, 0o755); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// copyIfChanged copies an executable unless dst has its bytes already.
-func copyIfChanged(src, dst string) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() {
-		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, b) {
-			return nil
-		}
-	}
-	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o755); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dst)
 }
 
 // whereaboutsFiles are a node's whereabouts configuration, relative to its CNI
