@@ -215,6 +215,16 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 	fence := &batchv1.Job{}
 	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.FenceSessionsJobName(hc, pod.UID)}, fence)).To(Succeed())
 	Expect(fence.Status.Succeeded).To(BeEquivalentTo(1), "the fencing Job %s: %+v", fence.Name, fence.Status)
+	// The restarted NodeManager opens its sessions as it starts, once the file system
+	// has an active MDS again: the lost node may have run the active one, and its
+	// standby takes over only after a while (issue: several CephFS on one Rook). Ready
+	// first, so that a NodeManager that never came back says so.
+	Eventually(func(g Gomega) {
+		cur := &corev1.Pod{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), cur)).To(Succeed())
+		g.Expect(cur.UID).To(Equal(pod.UID))
+		g.Expect(podReady(cur)).To(BeTrue(), "the restarted NodeManager %s is not Ready: %+v", pod.Name, cur.Status.Conditions)
+	}).WithTimeout(6 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
 	var fresh []int64
 	Eventually(func(g Gomega) []int64 {
 		g.Expect(InterceptGomegaFailure(func() { fresh = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
