@@ -98,7 +98,7 @@ func run(args []string) error {
 		if o.k8sBin == "" || o.multusDir == "" {
 			return fmt.Errorf("multus: --k8s-bin and --multus-dir are required")
 		}
-		return localcluster.InstallMultus(ctx, s, filepath.Join(o.k8sBin, "kubectl"),
+		return localcluster.InstallMultus(s, filepath.Join(o.k8sBin, "kubectl"),
 			filepath.Join(o.clusterDir, "kubeconfig"), o.multusImage, o.timeout)
 	}
 	if args[0] == "up" {

@@ -1,6 +1,7 @@
 package localcluster
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -45,15 +46,19 @@ func DataSwitchCommands() [][]string {
 	}
 }
 
+// ipIn is ip(8) in a node's network namespace, the host's for "".
+func ipIn(netns string) []string {
+	if netns == "" {
+		return []string{"ip"}
+	}
+	return []string{"ip", "-n", netns}
+}
+
 // DataLinkCommands are the idempotent ip(8) commands that plug node i's data link into
 // the switch and address it, once the pair exists. netns is the node's namespace, ""
 // for the first node, whose link is in the host's.
 func DataLinkCommands(s Settings, i int, netns string) [][]string {
-	sw := []string{"ip", "-n", DataSwitchNS}
-	node := []string{"ip"}
-	if netns != "" {
-		node = []string{"ip", "-n", netns}
-	}
+	sw, node := ipIn(DataSwitchNS), ipIn(netns)
 	return [][]string{
 		append(slices.Clone(sw), "link", "set", DataPort(i), "master", DataBridge),
 		append(slices.Clone(sw), "link", "set", DataPort(i), "up"),
@@ -88,10 +93,7 @@ func setUpDataLink(s Settings, i int, netns string) error {
 	if err := ensureDataSwitch(); err != nil {
 		return err
 	}
-	node := []string{"ip"}
-	if netns != "" {
-		node = []string{"ip", "-n", netns}
-	}
+	node := ipIn(netns)
 	if run("ip", "-n", DataSwitchNS, "link", "show", DataPort(i)) != nil {
 		if run(append(slices.Clone(node), "link", "show", DataLink)...) == nil {
 			if err := run(append(slices.Clone(node), "link", "delete", DataLink)...); err != nil {
@@ -129,6 +131,14 @@ func removeDataSwitch() error {
 // a NIC of that speed would; "" lifts the limit. A token bucket with a burst of 1 ms
 // at that rate (at least 64 KiB) and 10 ms of queue.
 func DataRateCommands(nodes int, rate string) ([][]string, error) {
+	var burst int64
+	if rate != "" {
+		bits, err := parseRate(rate)
+		if err != nil {
+			return nil, err
+		}
+		burst = max(bits/8/1000, 64<<10)
+	}
 	var cmds [][]string
 	for i := 1; i <= nodes; i++ {
 		tc := []string{"ip", "netns", "exec", DataSwitchNS, "tc", "qdisc"}
@@ -136,11 +146,6 @@ func DataRateCommands(nodes int, rate string) ([][]string, error) {
 			cmds = append(cmds, append(slices.Clone(tc), "del", "dev", DataPort(i), "root"))
 			continue
 		}
-		bits, err := parseRate(rate)
-		if err != nil {
-			return nil, err
-		}
-		burst := max(bits/8/1000, 64<<10)
 		cmds = append(cmds, append(slices.Clone(tc), "replace", "dev", DataPort(i), "root", "tbf",
 			"rate", rate, "burst", fmt.Sprint(burst), "latency", "10ms"))
 	}
@@ -176,4 +181,37 @@ func SetDataRate(nodes int, rate string) error {
 		}
 	}
 	return nil
+}
+
+// DataSwitchReceived is what the switch received on its nodes' ports, from the
+// kernel's counters: the bytes the nodes sent over the data network.
+func DataSwitchReceived() (int64, error) {
+	out, err := output("ip", "-n", DataSwitchNS, "-s", "-j", "link", "show")
+	if err != nil {
+		return 0, err
+	}
+	return switchReceived([]byte(out))
+}
+
+// switchReceived sums the received bytes of the ports in ip(8)'s JSON of the switch's
+// links, its bridge and loopback left out.
+func switchReceived(ipJSON []byte) (int64, error) {
+	var links []struct {
+		Name  string `json:"ifname"`
+		Stats struct {
+			RX struct {
+				Bytes int64 `json:"bytes"`
+			} `json:"rx"`
+		} `json:"stats64"`
+	}
+	if err := json.Unmarshal(ipJSON, &links); err != nil {
+		return 0, fmt.Errorf("ip -s -j link: %w", err)
+	}
+	var sum int64
+	for _, l := range links {
+		if l.Name != DataBridge && strings.HasPrefix(l.Name, "hco-d") {
+			sum += l.Stats.RX.Bytes
+		}
+	}
+	return sum, nil
 }

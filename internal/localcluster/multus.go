@@ -2,12 +2,10 @@ package localcluster
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -49,14 +47,14 @@ var MultusBinaries = []string{"multus-shim", "whereabouts"}
 // Multus's shim and whereabouts from multusDir. One directory, since containerd and
 // Multus each take one.
 func CNIBinaries(hostPlugins []string, hostDir, multusDir string) map[string]string {
-	links := map[string]string{}
+	out := map[string]string{}
 	for _, p := range hostPlugins {
-		links[p] = filepath.Join(hostDir, p)
+		out[p] = filepath.Join(hostDir, p)
 	}
 	for _, b := range MultusBinaries {
-		links[b] = filepath.Join(multusDir, b)
+		out[b] = filepath.Join(multusDir, b)
 	}
-	return links
+	return out
 }
 
 // EnsureCNIBinDir fills s.CNIBinDir with copies of hostDir's plugins and Multus's
@@ -78,7 +76,7 @@ func EnsureCNIBinDir(s Settings, hostDir string) error {
 			return fmt.Errorf("multus directory %s: %w (hack/tools/multus.sh builds it)", s.MultusDir, err)
 		}
 	}
-	links := CNIBinaries(plugins, hostDir, s.MultusDir)
+	binaries := CNIBinaries(plugins, hostDir, s.MultusDir)
 	if err := os.MkdirAll(s.CNIBinDir, 0o755); err != nil {
 		return err
 	}
@@ -87,13 +85,13 @@ func EnsureCNIBinDir(s Settings, hostDir string) error {
 		return err
 	}
 	for _, e := range have {
-		if _, ok := links[e.Name()]; !ok {
+		if _, ok := binaries[e.Name()]; !ok {
 			if err := os.Remove(filepath.Join(s.CNIBinDir, e.Name())); err != nil {
 				return err
 			}
 		}
 	}
-	for name, src := range links {
+	for name, src := range binaries {
 		b, err := os.ReadFile(src)
 		if err != nil {
 			return err
@@ -264,8 +262,8 @@ spec:
         - {name: config, configMap: {name: multus-daemon-config}}
 `))
 
-// cniConfDirContent says what keeps dir from being the first node's CNIConfDir: a
-// file in it that is not one the cluster writes there.
+// cniConfDirContent says what keeps dir from being the first node's CNIConfDir: any
+// file in it, which the bind mount would hide (up checks before it mounts).
 func cniConfDirContent(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -288,7 +286,7 @@ func cniConfDirContent(dir string) error {
 // InstallMultus applies the NetworkAttachmentDefinition and whereabouts CRDs, then
 // the daemon's manifest (kept as multus.yaml in the cluster's directory, for people to
 // read), and waits until the daemon runs on every node. kubectl is the cluster's.
-func InstallMultus(ctx context.Context, s Settings, kubectl, kubeconfig, image string, timeout time.Duration) error {
+func InstallMultus(s Settings, kubectl, kubeconfig, image string, timeout time.Duration) error {
 	if s.MultusDir == "" || image == "" {
 		return errors.New("multus: the Multus directory (hack/tools/multus.sh) and the daemon's image are both required")
 	}
@@ -301,12 +299,7 @@ func InstallMultus(ctx context.Context, s Settings, kubectl, kubeconfig, image s
 		return err
 	}
 	k := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("kubectl %s: %w: %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
-		}
-		return nil
+		return run(append([]string{kubectl, "--kubeconfig", kubeconfig}, args...)...)
 	}
 	crds := filepath.Join(s.MultusDir, "crds")
 	if err := k("apply", "--server-side", "--force-conflicts", "-f", crds); err != nil {

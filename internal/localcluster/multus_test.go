@@ -167,3 +167,20 @@ func withNodes(s Settings, n int) Settings {
 	s.Nodes = n
 	return s
 }
+
+func TestCNIConfDirContent(t *testing.T) {
+	dir := t.TempDir()
+	// Missing or empty: the bind hides nothing.
+	if err := cniConfDirContent(filepath.Join(dir, "none")); err != nil {
+		t.Errorf("missing directory: %v", err)
+	}
+	if err := cniConfDirContent(dir); err != nil {
+		t.Errorf("empty directory: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "10-flannel.conflist"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := cniConfDirContent(dir); err == nil || !strings.Contains(err.Error(), "10-flannel.conflist") {
+		t.Errorf("a host's configuration: %v, want an error naming the file", err)
+	}
+}

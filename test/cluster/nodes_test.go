@@ -5,8 +5,6 @@ package cluster
 import (
 	"fmt"
 	"net/netip"
-	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +14,8 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/localcluster"
 )
 
 const (
@@ -365,31 +365,11 @@ func net1Address(p *corev1.Pod) string {
 	return ""
 }
 
-// switchBytes is what the data network's switch (namespace hco-data) received on its
-// ports, from the kernel's counters.
+// switchBytes is what the data network's switch received on its ports, from the
+// kernel's counters.
 func switchBytes() int64 {
 	GinkgoHelper()
-	out, err := exec.CommandContext(ctx, "ip", "-n", "hco-data", "-s", "-o", "link", "show").CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), "%s", out)
-	var sum int64
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		// The switch's ports, hco-d<N>@..., not its bridge.
-		if len(f) < 2 || !strings.HasPrefix(f[1], "hco-d") || strings.HasPrefix(f[1], "hco-data") {
-			continue
-		}
-		// One line per link: "... RX: bytes packets ... \    <bytes> ...".
-		for i := range f {
-			if f[i] == "RX:" {
-				for k := i + 1; k < len(f); k++ {
-					if n, err := strconv.ParseInt(f[k], 10, 64); err == nil {
-						sum += n
-						break
-					}
-				}
-				break
-			}
-		}
-	}
-	return sum
+	n, err := localcluster.DataSwitchReceived()
+	Expect(err).NotTo(HaveOccurred())
+	return n
 }

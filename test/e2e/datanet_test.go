@@ -150,22 +150,7 @@ func attachmentIP(p corev1.Pod, network, iface string) netip.Addr {
 // dataSwitchBytes is what the data network's switch received on all its ports.
 func dataSwitchBytes() int64 {
 	GinkgoHelper()
-	out := mustRun(command("ip", "-n", localcluster.DataSwitchNS, "-s", "-j", "link", "show"))
-	var links []struct {
-		Name  string `json:"ifname"`
-		Stats struct {
-			RX struct {
-				Bytes int64 `json:"bytes"`
-			} `json:"rx"`
-		} `json:"stats64"`
-	}
-	Expect(json.Unmarshal([]byte(out), &links)).To(Succeed(), out)
-	var sum int64
-	for _, l := range links {
-		// The switch's ports, not its bridge.
-		if l.Name != localcluster.DataBridge && strings.HasPrefix(l.Name, "hco-d") {
-			sum += l.Stats.RX.Bytes
-		}
-	}
-	return sum
+	n, err := localcluster.DataSwitchReceived()
+	Expect(err).NotTo(HaveOccurred())
+	return n
 }
