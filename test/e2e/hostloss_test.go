@@ -225,11 +225,16 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 		g.Expect(cur.UID).To(Equal(pod.UID))
 		g.Expect(podReady(cur)).To(BeTrue(), "the restarted NodeManager %s is not Ready: %+v", pod.Name, cur.Status.Conditions)
 	}).WithTimeout(6 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+	// An idle NodeManager holds no CephFS session: its JVM opens the file system for
+	// a container's localization or an application's logs, and the run may have
+	// finished before the node came back. A client started in the restarted pod's
+	// container opens one, tagged with the pod's UID as the NodeManager's own are.
+	holdSessionIn(pod)
 	var fresh []int64
 	Eventually(func(g Gomega) []int64 {
 		g.Expect(InterceptGomegaFailure(func() { fresh = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
 		return fresh
-	}).WithTimeout(3*time.Minute).WithPolling(2*time.Second).ShouldNot(BeEmpty(), "the restarted NodeManager opens sessions")
+	}).WithTimeout(3*time.Minute).WithPolling(2*time.Second).ShouldNot(BeEmpty(), "the client in the restarted NodeManager's pod opens a session")
 	for _, id := range fresh {
 		Expect(old).NotTo(ContainElement(id), "session %d of the lost node outlived the fencing", id)
 	}
@@ -264,4 +269,18 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 		Expect(left).To(ContainElement(id), "the fencing Job run again evicted session %d, opened after the pod was fenced", id)
 	}
 	GinkgoWriter.Printf("the fencing Job run again kept the restarted NodeManager's %d sessions\n", len(fresh))
+}
+
+// holdSessionIn starts a Hadoop client in the pod's NodeManager container that keeps
+// a CephFS session open: it follows a file of its own (hadoop fs -tail -f reads it
+// every 5 s through one cached FileSystem) until the spec's cleanup removes the file,
+// or for 15 minutes at most. It runs detached, so the exec returns at once.
+func holdSessionIn(pod *corev1.Pod) {
+	GinkgoHelper()
+	file := "/e2e-session-" + string(pod.UID)
+	sh := func(script string) string {
+		return mustRun(kubectl("-n", pod.Namespace, "exec", pod.Name, "-c", string(hadoop.NodeManager), "--", "bash", "-c", script))
+	}
+	sh("hadoop fs -touchz " + file + " && { nohup timeout 900 hadoop fs -tail -f " + file + " >/dev/null 2>&1 & }")
+	DeferCleanup(func() { sh("hadoop fs -rm -f -skipTrash " + file) })
 }
