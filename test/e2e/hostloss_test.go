@@ -229,7 +229,7 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 	// a container's localization or an application's logs, and the run may have
 	// finished before the node came back. A client started in the restarted pod's
 	// container opens one, tagged with the pod's UID as the NodeManager's own are.
-	holdSessionIn(pod)
+	holdSessionIn(hc, pod)
 	var fresh []int64
 	Eventually(func(g Gomega) []int64 {
 		g.Expect(InterceptGomegaFailure(func() { fresh = fs.sessionsOfPodUID(pod.UID) })).To(Succeed())
@@ -274,10 +274,11 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 // holdSessionIn starts a Hadoop client in the pod's NodeManager container that keeps
 // a CephFS session open: it follows a file of its own (hadoop fs -tail -f reads it
 // every 5 s through one cached FileSystem) until the spec's cleanup removes the file,
-// or for 15 minutes at most. It runs detached, so the exec returns at once.
-func holdSessionIn(pod *corev1.Pod) {
+// or for 15 minutes at most. It runs detached, so the exec returns at once. The file
+// is in the cluster's own directory, which the NodeManager's user owns.
+func holdSessionIn(hc *v1alpha1.HadoopCluster, pod *corev1.Pod) {
 	GinkgoHelper()
-	file := "/e2e-session-" + string(pod.UID)
+	file := hadoop.SystemDir(hc) + "/e2e-session-" + string(pod.UID)
 	sh := func(script string) string {
 		return mustRun(kubectl("-n", pod.Namespace, "exec", pod.Name, "-c", string(hadoop.NodeManager), "--", "bash", "-c", script))
 	}
