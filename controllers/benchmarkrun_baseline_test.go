@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
@@ -59,6 +60,7 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 			NodeManagers: defaultNodeManagers,
 			Repetitions:  1,
 			TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+			Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 		}))
 
 		By("keeping it when the cluster grows before the next stage starts")
@@ -152,9 +154,52 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 		cmp := fresh(run)(Default).Status.Baseline
 		Expect(cmp.Ratio).NotTo(BeEmpty())
 		Expect(cmp.BaselineStorage).To(BeNil())
-		Expect(cmp.Unknown).To(Equal([]string{"maps", "reduces", "outputReplication", "NodeManagers"}))
+		Expect(cmp.Unknown).To(Equal([]string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}))
 		Expect(conditionMessage(run, v1alpha1.ConditionBaselineCompared)(Default)).To(HaveSuffix(
-			"; not known, so not compared: maps, reduces, outputReplication, NodeManagers (BenchmarkRun legacy has no status.setup)"))
+			"; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun legacy has no status.setup)"))
 		Expect(fresh(legacy)(Default).Status.Setup).To(BeNil())
+	})
+
+	It("records the network the data moved over, at the link rate its NetworkAttachmentDefinition gives, and refuses a baseline on links of another rate", func() {
+		createNetworkAttachment(ns, "data")
+		setLinkRate(ns, "data", "10Gbit")
+		readyExternalBackend(ns, "attached-ceph")
+		hc := playClusterReady(createCluster(ns, "attached", "attached-ceph", func(s *v1alpha1.HadoopClusterSpec) {
+			s.Network.Attachments = []v1alpha1.NetworkAttachment{{Name: "data"}}
+			s.Network.DataInterface = "net1"
+		}))
+		// As the BenchmarkRun controller reads them when a run starts: from its cache.
+		linkRates := func(g Gomega) []v1alpha1.AttachmentLinkRate {
+			cached := &v1alpha1.HadoopCluster{}
+			g.Expect(managerCache.Get(ctx, client.ObjectKeyFromObject(hc), cached)).To(Succeed())
+			return cached.Status.Network.LinkRates
+		}
+		Eventually(linkRates).Should(Equal([]v1alpha1.AttachmentLinkRate{{Namespace: ns, Name: "data", Rate: "10Gbit"}}))
+
+		fast := createRun(ns, "at-10g", hc.Name, sortRows(100000))
+		stageJob(fast, v1alpha1.StageTeraGen, 1)
+		Eventually(func(g Gomega) *v1alpha1.NetworkSetup {
+			setup := fresh(fast)(g).Status.Setup
+			g.Expect(setup).NotTo(BeNil())
+			return setup.Network
+		}).Should(Equal(&v1alpha1.NetworkSetup{
+			DataInterface: "net1",
+			Attachment:    &v1alpha1.NetworkAttachmentReference{Namespace: ns, Name: "data"},
+			Rate:          "10Gbit",
+		}))
+		playSort(fast)
+
+		By("telling a run on the same network limited to 1Gbit from it")
+		setLinkRate(ns, "data", "1Gbit")
+		Eventually(linkRates).Should(Equal([]v1alpha1.AttachmentLinkRate{{Namespace: ns, Name: "data", Rate: "1Gbit"}}))
+		slow := createRun(ns, "at-1g", hc.Name, sortRows(100000), baselineRef(fast.Name))
+		playSort(slow)
+		Eventually(condition(slow, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotComparable"))
+		Expect(conditionMessage(slow, v1alpha1.ConditionBaselineCompared)(Default)).To(Equal(
+			"not compared with BenchmarkRun at-10g, whose parameters differ (this run's first): network " +
+				ns + "/data (net1) at 1Gbit vs " + ns + "/data (net1) at 10Gbit"))
+		Expect(fresh(slow)(Default).Status.Baseline.Differences).To(Equal([]v1alpha1.BaselineDifference{{
+			Parameter: "network", Value: ns + "/data (net1) at 1Gbit", BaselineValue: ns + "/data (net1) at 10Gbit",
+		}}))
 	})
 })

@@ -215,11 +215,22 @@ func createNetworkAttachment(ns, name string) {
 // resource whose devices carry its network, as an SR-IOV network's is; "" removes the
 // annotation.
 func setAttachmentResource(ns, name, resource string) {
+	annotateAttachment(ns, name, hadoop.ResourceNameAnnotation, resource)
+}
+
+// setLinkRate annotates a NetworkAttachmentDefinition with the rate of its links, as
+// whoever set the network up would.
+func setLinkRate(ns, name, rate string) {
+	annotateAttachment(ns, name, hadoop.LinkRateAnnotation, rate)
+}
+
+// annotateAttachment sets an annotation of a NetworkAttachmentDefinition; "" removes it.
+func annotateAttachment(ns, name, key, text string) {
 	var value any
-	if resource != "" {
-		value = resource
+	if text != "" {
+		value = text
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{hadoop.ResourceNameAnnotation: value}}})
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{key: value}}})
 	Expect(err).NotTo(HaveOccurred())
 	nad := &unstructured.Unstructured{}
 	nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)

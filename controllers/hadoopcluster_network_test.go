@@ -152,6 +152,28 @@ var _ = Describe("HadoopCluster network", Label("envtest"), func() {
 		Expect(deviceCount(&pod, hca)).To(Equal("0/0"))
 	})
 
+	It("records the link rates its NetworkAttachmentDefinitions give, and names an annotation that is not a rate", func() {
+		createNetworkAttachment(ns, "tengig")
+		setLinkRate(ns, "tengig", "10GB")
+		hc := createCluster(ns, "rated", "ext", func(s *v1alpha1.HadoopClusterSpec) {
+			s.Network.Attachments = []v1alpha1.NetworkAttachment{{Name: "tengig"}}
+			s.Network.DataInterface = "net1"
+		})
+
+		By("noting, not failing, a rate in bytes: the pods do not need it")
+		Eventually(condition(hc, v1alpha1.ConditionNetworkReady)).Should(Equal("True/Reconciled"))
+		Eventually(conditionMessage(hc, v1alpha1.ConditionNetworkReady)).Should(Equal(
+			"NetworkAttachmentDefinitions exist: " + ns + "/tengig; NetworkAttachmentDefinition " + ns + `/tengig: hadoopceph.io/link-rate "10GB" counts bytes (B): ` +
+				"write the link's rate in bits, such as 10Gbit, 1Gbit or 100Mbit; until it is corrected, BenchmarkRuns on these networks record no link rate (status.setup.network.rate)"))
+		Expect(fresh(hc)(Default).Status.Network.LinkRates).To(BeEmpty())
+
+		By("following the annotation once it is corrected")
+		setLinkRate(ns, "tengig", "10Gbit")
+		Eventually(func(g Gomega) []v1alpha1.AttachmentLinkRate { return fresh(hc)(g).Status.Network.LinkRates }).Should(Equal(
+			[]v1alpha1.AttachmentLinkRate{{Namespace: ns, Name: "tengig", Rate: "10Gbit"}}))
+		Expect(conditionMessage(hc, v1alpha1.ConditionNetworkReady)(Default)).To(Equal("NetworkAttachmentDefinitions exist: " + ns + "/tengig"))
+	})
+
 	It("mounts the NodeManagers' own core-site.xml, with spec.network.cephOptions, in their container alone", func() {
 		hc := createCluster(ns, "rdma-messenger", "ext", func(s *v1alpha1.HadoopClusterSpec) {
 			s.Config.CephOptions = map[string]string{"client_oc_size": "104857600"}

@@ -637,6 +637,59 @@ type BenchmarkSetup struct {
 	// when the spec leaves them unset; only for TeraSort runs.
 	// +optional
 	TeraSort *TeraSortSetup `json:"teraSort,omitempty"`
+
+	// Network is what carried the run's Hadoop data traffic. Runs recorded before the
+	// operator recorded it, or whose storage could not be resolved when they started,
+	// have none.
+	// +optional
+	Network *NetworkSetup `json:"network,omitempty"`
+}
+
+// NetworkSetup is what carried a run's Hadoop data traffic, the shuffle between
+// NodeManagers and the CephFS I/O of the YARN containers and the stages, from the
+// cluster's spec.network as it was when the first stage started.
+type NetworkSetup struct {
+	// HostNetwork: the pods used their nodes' network (spec.network.hostNetwork).
+	// +optional
+	HostNetwork bool `json:"hostNetwork,omitempty"`
+
+	// DataInterface is the interface whose address the NodeManagers advertised, so
+	// the shuffle ran over it: spec.network.dataInterface, or, when that is empty,
+	// eth0, the pod's own interface on the pod network. Empty only with hostNetwork
+	// and no dataInterface: the NodeManagers advertised their node's address.
+	// +kubebuilder:validation:MaxLength=15
+	// +optional
+	DataInterface string `json:"dataInterface,omitempty"`
+
+	// Attachment is the NetworkAttachmentDefinition DataInterface is on, when it is an
+	// attachment's: one of spec.network.attachments, or Rook's Multus public network.
+	// +optional
+	Attachment *NetworkAttachmentReference `json:"attachment,omitempty"`
+
+	// CephPublicNetwork is Rook's Multus public network, which every pod joined to
+	// reach Ceph, so CephFS I/O ran over it; none when Ceph was reached over the pod's
+	// (or node's) own network.
+	// +optional
+	CephPublicNetwork *NetworkAttachmentReference `json:"cephPublicNetwork,omitempty"`
+
+	// Rate is the link rate of Attachment's network, as the hadoopceph.io/link-rate
+	// annotation of its NetworkAttachmentDefinition gave it (such as 10Gbit): the
+	// operator cannot see a link's rate. Empty when not known: no attachment, no
+	// annotation, or one that is not a rate, which the HadoopCluster's NetworkReady
+	// names.
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	Rate string `json:"rate,omitempty"`
+}
+
+// NetworkAttachmentReference is a NetworkAttachmentDefinition, its namespace filled in.
+type NetworkAttachmentReference struct {
+	// Namespace of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
+	// Name of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:MaxLength=63
+	Name string `json:"name"`
 }
 
 // StorageSetup is a StorageBackend as a run measured it.

@@ -263,6 +263,11 @@ var _ = Describe("BenchmarkRun admission", func() {
 				Cluster: "analytics", Storage: ceph, Repetitions: 1,
 				NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6144, VCores: 4},
 				TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+				Network: &v1alpha1.NetworkSetup{
+					DataInterface: "net1", Rate: "10Gbit",
+					Attachment:        &v1alpha1.NetworkAttachmentReference{Namespace: namespace, Name: "data"},
+					CephPublicNetwork: &v1alpha1.NetworkAttachmentReference{Namespace: "rook-ceph", Name: "public"},
+				},
 			},
 			Baseline: &v1alpha1.BaselineComparison{
 				Name: "on-hdfs", Storage: &ceph, BaselineStorage: &v1alpha1.StorageSetup{Backend: "hdfs", Mode: "HDFS"},
@@ -278,6 +283,9 @@ var _ = Describe("BenchmarkRun admission", func() {
 		changed := br.DeepCopy()
 		changed.Status.Setup.NodeManagers.Replicas = 1
 		Expect(k8sClient.Status().Update(ctx, changed)).To(beInvalidAt("status.setup", "is recorded once, when the first stage starts, and never changes"))
+		rated := br.DeepCopy()
+		rated.Status.Setup.Network.Rate = "1Gbit"
+		Expect(k8sClient.Status().Update(ctx, rated)).To(beInvalidAt("status.setup", "never changes"))
 		cleared := br.DeepCopy()
 		cleared.Status.Setup = nil
 		Expect(k8sClient.Status().Update(ctx, cleared)).To(beInvalidAt("status.setup", "never changes"))

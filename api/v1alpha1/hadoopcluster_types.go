@@ -804,6 +804,29 @@ type NetworkStatus struct {
 	// +listType=atomic
 	// +optional
 	AttachmentResources []AttachmentResource `json:"attachmentResources,omitempty"`
+
+	// LinkRates are the NetworkAttachmentDefinitions the pods join whose
+	// hadoopceph.io/link-rate annotation gives the rate of the links their network
+	// runs on, which the operator cannot see for itself. A BenchmarkRun records the
+	// rate of the network its data interface is on in status.setup.network.rate, and
+	// a comparison tells runs on links of other rates apart. An annotation that is not
+	// a rate is left out, and NetworkReady's message names it.
+	// +listType=atomic
+	// +optional
+	LinkRates []AttachmentLinkRate `json:"linkRates,omitempty"`
+}
+
+// AttachmentLinkRate is the link rate a NetworkAttachmentDefinition's annotation gives.
+type AttachmentLinkRate struct {
+	// Namespace of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
+	// Name of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:MaxLength=63
+	Name string `json:"name"`
+	// Rate as the annotation gives it, such as 10Gbit.
+	// +kubebuilder:validation:MaxLength=32
+	Rate string `json:"rate"`
 }
 
 // AttachmentResource is the device a NetworkAttachmentDefinition asks of its pods.

@@ -178,21 +178,19 @@ func (r *Reconciler) startStep(ctx context.Context, p *runPass, step benchmark.S
 }
 
 // recordStart records when the run started and, once and for good, what it measures:
-// status.setup, from the cluster and its StorageBackend as they are now. A cluster
-// that is not Ready at that moment, which only happens when the pass that created the
-// first Job did not get to record its start, leaves the setup unknown.
+// status.setup, from the cluster, its StorageBackend and the networks its pods join as
+// they are now. A cluster that is not Ready at that moment, which only happens when the
+// pass that created the first Job did not get to record its start, leaves the setup
+// unknown; a StorageBackend that is not usable at that moment leaves the network
+// unknown, since Rook's public network comes with it.
 func (r *Reconciler) recordStart(ctx context.Context, p *runPass, start metav1.Time) error {
 	run := p.run
 	if run.Status.Setup == nil && p.cluster != nil {
-		sb := &v1alpha1.StorageBackend{}
-		err := r.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: p.cluster.Spec.StorageBackendRef.Name}, sb)
-		if client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("reading StorageBackend %s: %w", p.cluster.Spec.StorageBackendRef.Name, err)
-		}
+		res, err := r.storageResolver().Resolve(ctx, p.cluster)
 		if err != nil {
-			sb = nil
+			return fmt.Errorf("resolving the storage of HadoopCluster %s: %w", p.cluster.Name, err)
 		}
-		run.Status.Setup = benchmark.Setup(&run.Spec, p.cluster, sb)
+		run.Status.Setup = benchmark.Setup(&run.Spec, p.cluster, res.Backend, res.Storage)
 	}
 	run.Status.StartTime = &start
 	return nil
@@ -304,8 +302,7 @@ func terminationMessage(pod *corev1.Pod) (string, bool) {
 // networks.
 func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input, error) {
 	hc := p.cluster
-	resolver := storage.Resolver{Client: r.Client, APIReader: r.APIReader, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
-	res, err := resolver.Resolve(ctx, hc)
+	res, err := r.storageResolver().Resolve(ctx, hc)
 	if err != nil {
 		return benchmark.Input{}, fmt.Errorf("resolving the storage of HadoopCluster %s: %w", hc.Name, err)
 	}
@@ -319,6 +316,11 @@ func (r *Reconciler) jobInput(ctx context.Context, p *runPass) (benchmark.Input,
 			AttachmentResources: hc.Status.Network.AttachmentResources},
 		ConfigHash: hc.Status.ConfigHash,
 	}, nil
+}
+
+// storageResolver resolves a cluster's storage as the HadoopCluster controller does.
+func (r *Reconciler) storageResolver() storage.Resolver {
+	return storage.Resolver{Client: r.Client, APIReader: r.APIReader, DefaultRookNamespace: r.RookNamespace, RookServed: r.APIs.Rook}
 }
 
 // recordStage puts res in status.stages, replacing the entry of the same stage and

@@ -28,10 +28,12 @@ import (
 //
 // It also records in status.network.attachmentResources the devices those
 // NetworkAttachmentDefinitions name, which the pods that join them request
-// (reconcileChildren). The BenchmarkRun controller builds its stage pods from that
-// record rather than reading the NetworkAttachmentDefinitions itself: one reader, so
-// the stages request what the NodeManagers beside them request, and the BenchmarkRun
-// controller needs neither access to Multus's API nor to know whether it is served.
+// (reconcileChildren), and in status.network.linkRates the link rates their
+// annotations give. The BenchmarkRun controller builds its stage pods, and records the
+// network a run measured, from that record rather than reading the
+// NetworkAttachmentDefinitions itself: one reader, so the stages request what the
+// NodeManagers beside them request, and the BenchmarkRun controller needs neither
+// access to Multus's API nor to know whether it is served.
 func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res storage.Resolved) error {
 	hc := p.hc
 	spec := hc.Spec.Network
@@ -55,6 +57,7 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 		return p.Failed(v1alpha1.ConditionNetworkReady, err)
 	}
 	hc.Status.Network.AttachmentResources = found.resources
+	hc.Status.Network.LinkRates = found.linkRates
 	if len(found.missing) > 0 {
 		message := "no NetworkAttachmentDefinition " + strings.Join(found.missing, ", ") + ": the pods cannot join these networks until they are created (or removed from spec.network.attachments)"
 		if !r.APIs.NetworkAttachments {
@@ -95,6 +98,10 @@ func (r *Reconciler) reconcileNetwork(ctx context.Context, p *clusterPass, res s
 		// A note, not a fault: Ready does not depend on it.
 		summary += "; " + networkPoliciesIneffective
 	}
+	if len(found.invalidRates) > 0 {
+		// A note too: a rate is only recorded, and the pods do not need it.
+		summary += "; " + strings.Join(found.invalidRates, "; ") + "; until it is corrected, BenchmarkRuns on these networks record no link rate (status.setup.network.rate)"
+	}
 	p.True(v1alpha1.ConditionNetworkReady, v1alpha1.ReasonReconciled, summary)
 	return nil
 }
@@ -112,10 +119,17 @@ type attachments struct {
 	resources []v1alpha1.AttachmentResource
 	// invalid says which name something no pod can request, and why.
 	invalid []string
+	// linkRates are the rates the link-rate annotations of those that exist give,
+	// in the order of the keys.
+	linkRates []v1alpha1.AttachmentLinkRate
+	// invalidRates says which have a link-rate annotation that is not a rate, and why.
+	invalidRates []string
 }
 
 // readAttachments reads the NetworkAttachmentDefinitions of keys, as metadata: their
-// annotations are all the operator needs of them.
+// annotations are all the operator needs of them. This is the one reader of them: the
+// BenchmarkRun controller takes the devices and rates they name from the status this
+// controller records.
 func (r *Reconciler) readAttachments(ctx context.Context, keys []string) (attachments, error) {
 	if !r.APIs.NetworkAttachments {
 		return attachments{missing: keys}, nil
@@ -139,6 +153,13 @@ func (r *Reconciler) readAttachments(ctx context.Context, keys []string) (attach
 			out.invalid = append(out.invalid, "NetworkAttachmentDefinition "+key+": "+err.Error())
 		case resource != "":
 			out.resources = append(out.resources, v1alpha1.AttachmentResource{Namespace: ns, Name: name, ResourceName: resource})
+		}
+		rate, err := hadoop.LinkRate(nad.Annotations)
+		switch {
+		case err != nil:
+			out.invalidRates = append(out.invalidRates, "NetworkAttachmentDefinition "+key+": "+err.Error())
+		case rate != "":
+			out.linkRates = append(out.linkRates, v1alpha1.AttachmentLinkRate{Namespace: ns, Name: name, Rate: rate})
 		}
 	}
 	return out, nil

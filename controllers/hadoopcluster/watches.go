@@ -72,10 +72,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return old.GetGeneration() != cur.GetGeneration() || !maps.Equal(old.GetLabels(), cur.GetLabels()) ||
 			!maps.Equal(old.GetAnnotations(), cur.GetAnnotations()) || !equality.Semantic.DeepEqual(old.GetOwnerReferences(), cur.GetOwnerReferences())
 	}}
-	// A NetworkAttachmentDefinition matters by its existence and the device it names.
+	// A NetworkAttachmentDefinition matters by its existence, the device it names and
+	// the link rate it gives.
 	attachmentChanged := predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
-			return e.ObjectOld.GetAnnotations()[hadoop.ResourceNameAnnotation] != e.ObjectNew.GetAnnotations()[hadoop.ResourceNameAnnotation]
+			old, cur := e.ObjectOld.GetAnnotations(), e.ObjectNew.GetAnnotations()
+			return old[hadoop.ResourceNameAnnotation] != cur[hadoop.ResourceNameAnnotation] ||
+				old[hadoop.LinkRateAnnotation] != cur[hadoop.LinkRateAnnotation]
 		},
 		GenericFunc: func(event.GenericEvent) bool { return false },
 	}

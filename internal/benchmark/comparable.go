@@ -2,7 +2,6 @@ package benchmark
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -10,20 +9,31 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
 // Comparability is whether the results of a run and its baseline can be compared: a
 // ratio only means something between runs that did the same work on clusters of the
-// same size. Storage is not among the parameters: a baseline is there to vary it.
+// same size, over the same network. Storage is not among the parameters: a baseline is
+// there to vary it.
 type Comparability struct {
 	// Differences are the parameters in which the runs differ, in the order of
 	// Parameters, this run's value first.
 	Differences []v1alpha1.BaselineDifference
 	// Unknown are the parameters that could not be compared: one of the runs has no
-	// status.setup, and the spec alone does not say what it ran with.
+	// status.setup (or no status.setup.network), and the spec alone does not say what
+	// it ran with; or the runs ran on the same network and only one knows its link
+	// rate (network.rate).
 	Unknown []string
 	// Unrecorded names the runs, of the two, without a status.setup.
 	Unrecorded []string
+	// NetworkUnrecorded names the runs, of the two, with a status.setup but no
+	// network in it: they started before the operator recorded networks (or when
+	// their storage could not be resolved).
+	NetworkUnrecorded []string
+	// RateUnrecorded names the run, of the two, whose network's link rate is not
+	// known while the other's is.
+	RateUnrecorded []string
 }
 
 // Comparable says whether the runs did the same work.
@@ -31,7 +41,10 @@ func (c Comparability) Comparable() bool { return len(c.Differences) == 0 }
 
 // CheckComparable compares what run and baseline, of the same workload, ran: the
 // workload's parameters by their effective values, where defaults stand for unset
-// fields, and the NodeManagers from their status.setup.
+// fields, and the NodeManagers and the network from their status.setup. A network's
+// link rate that only one run knows is unknown rather than different: the ratio is
+// given, with a note, since the rate is an annotation someone may have added between
+// the runs.
 //
 // Parameters that only choose which stages run (teraSort.validate, testDFSIO.modes)
 // are not compared: they leave the work of the stages both runs have unchanged, and
@@ -40,8 +53,11 @@ func (c Comparability) Comparable() bool { return len(c.Differences) == 0 }
 func CheckComparable(run, baseline *v1alpha1.BenchmarkRun) Comparability {
 	var c Comparability
 	for _, r := range []*v1alpha1.BenchmarkRun{run, baseline} {
-		if r.Status.Setup == nil {
+		switch {
+		case r.Status.Setup == nil:
 			c.Unrecorded = append(c.Unrecorded, r.Name)
+		case r.Status.Setup.Network == nil:
+			c.NetworkUnrecorded = append(c.NetworkUnrecorded, r.Name)
 		}
 	}
 	mine, theirs := parameters(run), parameters(baseline)
@@ -50,11 +66,43 @@ func CheckComparable(run, baseline *v1alpha1.BenchmarkRun) Comparability {
 		switch {
 		case !p.known || !b.known:
 			c.Unknown = append(c.Unknown, p.name)
-		case p.key != b.key:
+		case p.key != b.key || (p.rate != b.rate && p.rate > 0 && b.rate > 0):
 			c.Differences = append(c.Differences, v1alpha1.BaselineDifference{Parameter: p.name, Value: p.text, BaselineValue: b.text})
+		case p.rate != b.rate:
+			// The same network, its rate known to one run alone: the annotation may
+			// have been added since, or the network moved to other links.
+			c.Unknown = append(c.Unknown, p.name+".rate")
+			unrecorded := run.Name
+			if p.rate > 0 {
+				unrecorded = baseline.Name
+			}
+			c.RateUnrecorded = append(c.RateUnrecorded, unrecorded)
 		}
 	}
 	return c
+}
+
+// UnknownBecause says why Unknown could not be compared, such as "BenchmarkRun old
+// has no status.setup", each run named by name.
+func (c Comparability) UnknownBecause(name func(run string) string) string {
+	var why []string
+	for _, missing := range []struct {
+		runs  []string
+		field string
+	}{{c.Unrecorded, "status.setup"}, {c.NetworkUnrecorded, "status.setup.network"}, {c.RateUnrecorded, "status.setup.network.rate"}} {
+		names := make([]string, len(missing.runs))
+		for i, r := range missing.runs {
+			names[i] = name(r)
+		}
+		switch len(names) {
+		case 0:
+		case 1:
+			why = append(why, names[0]+" has no "+missing.field)
+		default:
+			why = append(why, strings.Join(names, " and ")+" have no "+missing.field)
+		}
+	}
+	return strings.Join(why, "; ")
 }
 
 // CompareRuns compares run with baseline once both have succeeded: their storage, and
@@ -84,14 +132,8 @@ func CompareRuns(run, baseline *v1alpha1.BenchmarkRun) (*v1alpha1.BaselineCompar
 		fmt.Fprintf(&msg, "not compared with BenchmarkRun %s, whose parameters differ (this run's first): %s", baseline.Name, strings.Join(diffs, "; "))
 	}
 	if len(c.Unknown) > 0 {
-		fmt.Fprintf(&msg, "; not known, so not compared: %s", strings.Join(c.Unknown, ", "))
-		switch len(c.Unrecorded) {
-		case 0:
-		case 1:
-			fmt.Fprintf(&msg, " (%s has no status.setup)", runNames(c.Unrecorded))
-		default:
-			fmt.Fprintf(&msg, " (%s have no status.setup)", runNames(c.Unrecorded))
-		}
+		fmt.Fprintf(&msg, "; not known, so not compared: %s (%s)", strings.Join(c.Unknown, ", "),
+			c.UnknownBecause(func(run string) string { return "BenchmarkRun " + run }))
 	}
 	return out, c, msg.String()
 }
@@ -102,6 +144,9 @@ type parameter struct {
 	name      string
 	key, text string
 	known     bool
+	// rate is the network's link rate in bits per second, 0 when not known, which the
+	// key leaves out: a rate only one run knows is unknown rather than different.
+	rate int64
 }
 
 func text(name, value string) parameter {
@@ -147,7 +192,7 @@ func parameters(run *v1alpha1.BenchmarkRun) []parameter {
 		// Without a group, Hadoop's Grep counts group 0, the whole match.
 		ps = append(ps, text("inputPath", w.InputPath), text("pattern", w.Pattern), integer("group", ptr.Deref(w.Group, 0)))
 	}
-	return append(ps, nodeManagers(setup))
+	return append(ps, nodeManagers(setup), network(setup))
 }
 
 // recorded is a TeraSort parameter that the cluster's configuration decides when the
@@ -170,6 +215,45 @@ func nodeManagers(setup *v1alpha1.BenchmarkSetup) parameter {
 	}
 	nm := setup.NodeManagers
 	return text("NodeManagers", fmt.Sprintf("%d x %s/%d vcores", nm.Replicas, mebibytes(nm.MemoryMiB), nm.VCores))
+}
+
+// network is what carried the run's data, such as "pod network", "host network, ib0"
+// or "analytics/data (net1) at 10Gbit, Ceph public network rook-ceph/public". Runs on
+// the same attachment whose rates neither knows are on the same network: there is
+// nothing else to tell them apart by.
+func network(setup *v1alpha1.BenchmarkSetup) parameter {
+	if setup == nil || setup.Network == nil {
+		return parameter{name: "network"}
+	}
+	n := setup.Network
+	var data, rate string
+	switch {
+	case n.HostNetwork:
+		data = "host network"
+		if n.DataInterface != "" {
+			data += ", " + n.DataInterface
+		}
+	case n.Attachment != nil:
+		data = fmt.Sprintf("%s/%s (%s)", n.Attachment.Namespace, n.Attachment.Name, n.DataInterface)
+		rate = ", rate unknown"
+		if n.Rate != "" {
+			rate = " at " + n.Rate
+		}
+	default:
+		data = "pod network"
+		if n.DataInterface != "" && n.DataInterface != podInterface {
+			data += ", " + n.DataInterface
+		}
+	}
+	var ceph string
+	if pub := n.CephPublicNetwork; pub != nil && (n.Attachment == nil || *pub != *n.Attachment) {
+		ceph = fmt.Sprintf(", Ceph public network %s/%s", pub.Namespace, pub.Name)
+	}
+	p := parameter{name: "network", key: data + ceph, text: data + rate + ceph, known: true}
+	// A rate recorded is one the operator parsed; should it no longer parse, it counts
+	// as not known.
+	p.rate, _ = hadoop.ParseLinkRate(n.Rate)
+	return p
 }
 
 // mebibytes is MiB as a quantity, in Gi when whole.
@@ -205,12 +289,4 @@ func storageText(s *v1alpha1.StorageSetup) string {
 		return "StorageBackend " + s.Backend
 	}
 	return fmt.Sprintf("StorageBackend %s (%s)", s.Backend, strings.Join(facts, ", "))
-}
-
-func runNames(names []string) string {
-	names = slices.Clone(names)
-	for i, n := range names {
-		names[i] = "BenchmarkRun " + n
-	}
-	return strings.Join(names, " and ")
 }

@@ -2,9 +2,9 @@ package benchmark
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -21,7 +21,21 @@ func setup(backend, mode string, replicas int32, memoryMiB int64, vcores int32) 
 		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: replicas, MemoryMiB: memoryMiB, VCores: vcores},
 		Repetitions:  1,
 		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+		Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 	}
+}
+
+// onNetwork is s on net.
+func onNetwork(s *v1alpha1.BenchmarkSetup, net *v1alpha1.NetworkSetup) *v1alpha1.BenchmarkSetup {
+	s = s.DeepCopy()
+	s.Network = net
+	return s
+}
+
+// dataNetwork is the network of the NetworkAttachmentDefinition analytics/<name> on net1
+// at rate ("" for unknown).
+func dataNetwork(name, rate string) *v1alpha1.NetworkSetup {
+	return &v1alpha1.NetworkSetup{DataInterface: "net1", Attachment: &v1alpha1.NetworkAttachmentReference{Namespace: "analytics", Name: name}, Rate: rate}
 }
 
 // succeeded is a run that succeeded with spec and setup, its headline stage measured
@@ -75,12 +89,21 @@ func TestCheckComparable(t *testing.T) {
 		return v1alpha1.BenchmarkRunSpec{WordCount: &v1alpha1.WordCountWorkload{InputPath: path}}
 	}
 
+	publicNetwork := &v1alpha1.NetworkAttachmentReference{Namespace: "rook-ceph", Name: "public"}
+	withCeph := func(net *v1alpha1.NetworkSetup) *v1alpha1.NetworkSetup {
+		net = net.DeepCopy()
+		net.CephPublicNetwork = publicNetwork
+		return net
+	}
+
 	cases := []struct {
 		name                    string
 		run, baseline           v1alpha1.BenchmarkRunSpec
 		runSetup, baselineSetup *v1alpha1.BenchmarkSetup
 		differences             []v1alpha1.BaselineDifference
 		unknown, unrecorded     []string
+		networkUnrecorded       []string
+		rateUnrecorded          []string
 		runReps, baselineReps   int32
 	}{{
 		name: "the same TeraSort on other storage", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
@@ -123,12 +146,12 @@ func TestCheckComparable(t *testing.T) {
 		run:      teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
 		baseline: teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
 		runSetup: ceph,
-		unknown:  []string{"reduces", "outputReplication", "NodeManagers"}, unrecorded: []string{"baseline"},
+		unknown:  []string{"reduces", "outputReplication", "NodeManagers", "network"}, unrecorded: []string{"baseline"},
 	}, {
 		name: "a difference the specs show is found without setups",
 		run:  teraSortRows(1e7), baseline: teraSortRows(1e6),
 		differences: []v1alpha1.BaselineDifference{diff("rows", "10000000", "1000000")},
-		unknown:     []string{"maps", "reduces", "outputReplication", "NodeManagers"}, unrecorded: []string{"run", "baseline"},
+		unknown:     []string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}, unrecorded: []string{"run", "baseline"},
 	}, {
 		name: "TestDFSIO sizes compare by value; modes choose stages",
 		run:  dfsio(4, "1Gi", v1alpha1.DFSIOWrite), baseline: dfsio(4, "1024Mi"), runSetup: ceph, baselineSetup: hdfs,
@@ -152,12 +175,60 @@ func TestCheckComparable(t *testing.T) {
 	}, {
 		name: "repetitions do not change the work", run: wordCount("/a"), baseline: wordCount("/a"),
 		runSetup: ceph, baselineSetup: hdfs, runReps: 5, baselineReps: 1,
+	}, {
+		name: "the pod network, eth0 named or not", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: ceph, baselineSetup: onNetwork(hdfs, &v1alpha1.NetworkSetup{}),
+	}, {
+		name: "a data attachment against the pod network", run: grep("/d", "a+", nil), baseline: grep("/d", "a+", nil),
+		runSetup: onNetwork(ceph, dataNetwork("data", "10Gbit")), baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("network", "analytics/data (net1) at 10Gbit", "pod network")},
+	}, {
+		name: "other attachments", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "")), baselineSetup: onNetwork(hdfs, dataNetwork("tengig", "")),
+		differences: []v1alpha1.BaselineDifference{diff("network", "analytics/data (net1), rate unknown", "analytics/tengig (net1), rate unknown")},
+	}, {
+		name: "the same attachment at other rates", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "10Gbit")), baselineSetup: onNetwork(hdfs, dataNetwork("data", "1Gbit")),
+		differences: []v1alpha1.BaselineDifference{diff("network", "analytics/data (net1) at 10Gbit", "analytics/data (net1) at 1Gbit")},
+	}, {
+		name: "rates compare by value", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "10Gbit")), baselineSetup: onNetwork(hdfs, dataNetwork("data", "10000Mbit")),
+	}, {
+		name: "the same attachment, its rate known to neither", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "")), baselineSetup: onNetwork(hdfs, dataNetwork("data", "")),
+	}, {
+		name: "the same attachment, its rate known to the baseline alone", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "")), baselineSetup: onNetwork(hdfs, dataNetwork("data", "1Gbit")),
+		unknown: []string{"network.rate"}, rateUnrecorded: []string{"run"},
+	}, {
+		name: "the same attachment, its rate known to the run alone", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: onNetwork(ceph, dataNetwork("data", "10Gbit")), baselineSetup: onNetwork(hdfs, dataNetwork("data", "")),
+		unknown: []string{"network.rate"}, rateUnrecorded: []string{"baseline"},
+	}, {
+		name: "Ceph's public network against none", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: onNetwork(ceph, withCeph(dataNetwork("data", "10Gbit"))), baselineSetup: onNetwork(hdfs, dataNetwork("data", "10Gbit")),
+		differences: []v1alpha1.BaselineDifference{diff("network", "analytics/data (net1) at 10Gbit, Ceph public network rook-ceph/public", "analytics/data (net1) at 10Gbit")},
+	}, {
+		name: "the data interface on Ceph's public network", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup:      onNetwork(ceph, &v1alpha1.NetworkSetup{DataInterface: "net1", Attachment: publicNetwork, CephPublicNetwork: publicNetwork, Rate: "25Gbit"}),
+		baselineSetup: onNetwork(hdfs, withCeph(&v1alpha1.NetworkSetup{DataInterface: "eth0"})),
+		differences:   []v1alpha1.BaselineDifference{diff("network", "rook-ceph/public (net1) at 25Gbit", "pod network, Ceph public network rook-ceph/public")},
+	}, {
+		name: "the host's network on other interfaces", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup:      onNetwork(ceph, &v1alpha1.NetworkSetup{HostNetwork: true, DataInterface: "ib0"}),
+		baselineSetup: onNetwork(hdfs, &v1alpha1.NetworkSetup{HostNetwork: true}),
+		differences:   []v1alpha1.BaselineDifference{diff("network", "host network, ib0", "host network")},
+	}, {
+		name: "a baseline recorded before networks were", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: ceph, baselineSetup: onNetwork(hdfs, nil),
+		unknown: []string{"network"}, networkUnrecorded: []string{"baseline"},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.run.Repetitions, tc.baseline.Repetitions = tc.runReps, tc.baselineReps
 			got := CheckComparable(succeeded("run", tc.run, tc.runSetup, 1), succeeded("baseline", tc.baseline, tc.baselineSetup, 1))
-			want := Comparability{Differences: tc.differences, Unknown: tc.unknown, Unrecorded: tc.unrecorded}
+			want := Comparability{Differences: tc.differences, Unknown: tc.unknown, Unrecorded: tc.unrecorded,
+				NetworkUnrecorded: tc.networkUnrecorded, RateUnrecorded: tc.rateUnrecorded}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
@@ -217,7 +288,7 @@ func TestCompareRuns(t *testing.T) {
 
 	t.Run("runs without setups that differ in their specs", func(t *testing.T) {
 		_, _, msg := CompareRuns(succeeded("new", teraSortRows(1e7), nil, 300), succeeded("old", teraSortRows(1e6), nil, 300))
-		if w := "not compared with BenchmarkRun old, whose parameters differ (this run's first): rows 10000000 vs 1000000; not known, so not compared: maps, reduces, outputReplication, NodeManagers (BenchmarkRun new and BenchmarkRun old have no status.setup)"; msg != w {
+		if w := "not compared with BenchmarkRun old, whose parameters differ (this run's first): rows 10000000 vs 1000000; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun new and BenchmarkRun old have no status.setup)"; msg != w {
 			t.Errorf("message\n got %q\nwant %q", msg, w)
 		}
 	})
@@ -227,68 +298,40 @@ func TestCompareRuns(t *testing.T) {
 		if !c.Comparable() || out.Ratio != "1.00x" || out.BaselineStorage != nil || out.Storage == nil {
 			t.Errorf("comparison %+v", out)
 		}
-		if !reflect.DeepEqual(out.Unknown, []string{"maps", "reduces", "outputReplication", "NodeManagers"}) {
+		if !reflect.DeepEqual(out.Unknown, []string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}) {
 			t.Errorf("unknown %v", out.Unknown)
 		}
-		if w := "compared with BenchmarkRun old, StorageBackend ceph (External, raw overhead 3) vs unknown storage: terasort throughput 1.00x of the baseline's; not known, so not compared: maps, reduces, outputReplication, NodeManagers (BenchmarkRun old has no status.setup)"; msg != w {
+		if w := "compared with BenchmarkRun old, StorageBackend ceph (External, raw overhead 3) vs unknown storage: terasort throughput 1.00x of the baseline's; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun old has no status.setup)"; msg != w {
 			t.Errorf("message\n got %q\nwant %q", msg, w)
 		}
 	})
-}
 
-func TestSetup(t *testing.T) {
-	hc := &v1alpha1.HadoopCluster{
-		ObjectMeta: metav1.ObjectMeta{Name: "analytics"},
-		Spec: v1alpha1.HadoopClusterSpec{
-			StorageBackendRef: v1alpha1.LocalObjectReference{Name: "ceph-ec"},
-			NodeManagers: v1alpha1.NodeManagerSpec{
-				Replicas: ptr.To[int32](3),
-				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-					corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi"),
-				}},
-			},
-		},
-		Status: v1alpha1.HadoopClusterStatus{ReadyNodeManagers: 3},
-	}
-	sb := &v1alpha1.StorageBackend{Status: v1alpha1.StorageBackendStatus{Mode: v1alpha1.StorageBackendModeRook, RawOverhead: "1.50"}}
-	spec := &v1alpha1.BenchmarkRunSpec{TeraSort: &v1alpha1.TeraSortWorkload{Rows: ptr.To[int64](1), Reduces: ptr.To[int32](8)}, Repetitions: 3}
-
-	got := Setup(spec, hc, sb)
-	want := &v1alpha1.BenchmarkSetup{
-		Cluster:      "analytics",
-		Storage:      v1alpha1.StorageSetup{Backend: "ceph-ec", Mode: "Rook", RawOverhead: "1.50"},
-		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6656, VCores: 4},
-		Repetitions:  3,
-		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 8, OutputReplication: 3},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %+v\nwant %+v", got, want)
-	}
-
-	check := func(what string, mutate func(), check func(*v1alpha1.BenchmarkSetup) bool) {
-		t.Helper()
-		mutate()
-		if s := Setup(spec, hc, sb); !check(s) {
-			t.Errorf("%s: %+v %+v", what, s, s.TeraSort)
+	t.Run("runs on other networks get no ratio, and the message names both", func(t *testing.T) {
+		out, c, msg := CompareRuns(succeeded("fast", teraSortRows(1e7), onNetwork(ceph, dataNetwork("data", "10Gbit")), 300),
+			succeeded("slow", teraSortRows(1e7), onNetwork(hdfs, dataNetwork("data", "1Gbit")), 100))
+		if c.Comparable() || out.Ratio != "" {
+			t.Fatalf("comparable over other links: %+v", out)
 		}
-	}
-	check("the cluster's configuration decides unset TeraSort parameters", func() {
-		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.job.maps": " 16 ", "mapreduce.job.reduces": "4"}
-		hc.Spec.Config.CoreSite = map[string]string{"dfs.replication": "0x2"}
-	}, func(s *v1alpha1.BenchmarkSetup) bool {
-		return *s.TeraSort == v1alpha1.TeraSortSetup{Maps: 16, Reduces: 8, OutputReplication: 2}
+		if w := "not compared with BenchmarkRun slow, whose parameters differ (this run's first): network analytics/data (net1) at 10Gbit vs analytics/data (net1) at 1Gbit"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
 	})
-	check("a value Hadoop refuses is unknown", func() {
-		hc.Spec.Config.MapredSite = map[string]string{"mapreduce.job.maps": "many"}
-	}, func(s *v1alpha1.BenchmarkSetup) bool { return s.TeraSort.Maps == 0 })
-	check("YARN's resources as spec.nodeManagers.yarn sets them", func() {
-		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{Memory: ptr.To(resource.MustParse("4Gi")), VCores: ptr.To[int32](6)}
-	}, func(s *v1alpha1.BenchmarkSetup) bool {
-		return s.NodeManagers == v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 4096, VCores: 6}
+
+	t.Run("a rate one run does not know gives the ratio and says so", func(t *testing.T) {
+		out, c, msg := CompareRuns(succeeded("annotated", teraSortRows(1e7), onNetwork(ceph, dataNetwork("data", "10Gbit")), 300),
+			succeeded("before", teraSortRows(1e7), onNetwork(hdfs, dataNetwork("data", "")), 300))
+		if !c.Comparable() || out.Ratio != "1.00x" || !reflect.DeepEqual(out.Unknown, []string{"network.rate"}) {
+			t.Fatalf("comparison %+v", out)
+		}
+		if w := "; not known, so not compared: network.rate (BenchmarkRun before has no status.setup.network.rate)"; !strings.HasSuffix(msg, w) {
+			t.Errorf("message %q does not end in %q", msg, w)
+		}
 	})
-	check("no StorageBackend, no workload's parameters", func() {
-		sb, spec = nil, &v1alpha1.BenchmarkRunSpec{WordCount: &v1alpha1.WordCountWorkload{InputPath: "/a"}}
-	}, func(s *v1alpha1.BenchmarkSetup) bool {
-		return s.Storage == v1alpha1.StorageSetup{Backend: "ceph-ec"} && s.TeraSort == nil && s.Repetitions == 1
+
+	t.Run("a baseline without a network, and a run without a setup", func(t *testing.T) {
+		_, _, msg := CompareRuns(succeeded("new", teraSortRows(1e7), nil, 300), succeeded("old", teraSortRows(1e7), onNetwork(hdfs, nil), 300))
+		if w := "(BenchmarkRun new has no status.setup; BenchmarkRun old has no status.setup.network)"; !strings.HasSuffix(msg, w) {
+			t.Errorf("message %q does not end in %q", msg, w)
+		}
 	})
 }

@@ -15,15 +15,20 @@ const (
 	hadoopDefaultReduces = 1
 )
 
-// Setup is what a run with spec measures on the Ready cluster hc, whose StorageBackend
-// is sb (nil when it cannot be read), for status.setup when the first stage starts.
-// NodeManagers are those ready: a Ready cluster has all it wants.
-func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1alpha1.StorageBackend) *v1alpha1.BenchmarkSetup {
+// Setup is what a run with spec measures on the Ready cluster hc, for status.setup when
+// the first stage starts. sb is the cluster's StorageBackend (nil when it cannot be
+// read), and storage what the cluster's pods take from it, Rook's public network among
+// it (nil when it cannot be resolved, which leaves the network unknown). NodeManagers
+// are those ready: a Ready cluster has all it wants.
+func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1alpha1.StorageBackend, storage *hadoop.Storage) *v1alpha1.BenchmarkSetup {
 	s := &v1alpha1.BenchmarkSetup{
 		Cluster:      hc.Name,
 		Storage:      v1alpha1.StorageSetup{Backend: hc.Spec.StorageBackendRef.Name},
 		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: hc.Status.ReadyNodeManagers},
 		Repetitions:  repetitions(spec),
+	}
+	if storage != nil {
+		s.Network = networkSetup(hadoop.Input{Cluster: hc, Storage: *storage})
 	}
 	if sb != nil {
 		s.Storage.Mode = string(sb.Status.Mode)
@@ -47,6 +52,34 @@ func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1al
 	}
 	return s
 }
+
+// networkSetup is the network the stages and NodeManagers of in moved data over. The
+// rate is the one the HadoopCluster controller read off the data attachment's
+// NetworkAttachmentDefinition (status.network.linkRates), the one reader of them.
+func networkSetup(in hadoop.Input) *v1alpha1.NetworkSetup {
+	net := in.Cluster.Spec.Network
+	out := &v1alpha1.NetworkSetup{HostNetwork: net.HostNetwork, DataInterface: net.DataInterface}
+	if !net.HostNetwork && out.DataInterface == "" {
+		// The address the NodeManager's host name resolves to: its pod's own.
+		out.DataInterface = podInterface
+	}
+	if data, ok := hadoop.DataNetwork(in); ok {
+		out.Attachment = &v1alpha1.NetworkAttachmentReference{Namespace: data.Namespace, Name: data.Name}
+		for _, r := range in.Cluster.Status.Network.LinkRates {
+			if r.Namespace == data.Namespace && r.Name == data.Name {
+				out.Rate = r.Rate
+			}
+		}
+	}
+	// Host-network pods join no Multus network, Rook's neither.
+	if pub := in.Storage.PublicNetwork; pub != nil && !net.HostNetwork {
+		out.CephPublicNetwork = &v1alpha1.NetworkAttachmentReference{Namespace: pub.Namespace, Name: pub.Name}
+	}
+	return out
+}
+
+// podInterface is the interface Kubernetes gives every pod on the pod network.
+const podInterface = "eth0"
 
 // specOrConfig is a run's value, else the cluster's configured one, else Hadoop's
 // default.

@@ -98,6 +98,24 @@ func DataAttachment(net v1alpha1.NetworkSpec) (v1alpha1.NetworkAttachment, bool)
 	return v1alpha1.NetworkAttachment{}, false
 }
 
+// DataNetwork is the attachment whose interface is dataInterface in a NodeManager pod,
+// its namespace filled in, if it is one: DataAttachment, or Rook's public network when
+// dataInterface names the interface after the user's attachments, where the operator
+// puts it. That network carries the shuffle, which a BenchmarkRun records.
+func DataNetwork(in Input) (v1alpha1.NetworkAttachment, bool) {
+	net := in.Cluster.Spec.Network
+	if net.DataInterface == "" {
+		return v1alpha1.NetworkAttachment{}, false
+	}
+	for i, a := range attachmentsFor(in, NodeManager) {
+		if a.InterfaceName == net.DataInterface || (a.InterfaceName == "" && fmt.Sprintf("net%d", i+1) == net.DataInterface) {
+			a.Namespace = namespaceOr(a.Namespace, in.Cluster.Namespace)
+			return a, true
+		}
+	}
+	return v1alpha1.NetworkAttachment{}, false
+}
+
 func namespaceOr(ns, def string) string {
 	if ns == "" {
 		return def

@@ -290,6 +290,40 @@ func TestDataAttachment(t *testing.T) {
 	}
 }
 
+func TestDataNetwork(t *testing.T) {
+	public := &v1alpha1.NetworkAttachment{Name: "public-net", Namespace: "rook-ceph"}
+	ib := v1alpha1.NetworkAttachment{Name: "ib", Namespace: "net", InterfaceName: "ib1"}
+	data := v1alpha1.NetworkAttachment{Name: "data"}
+	for _, c := range []struct {
+		name   string
+		net    v1alpha1.NetworkSpec
+		public *v1alpha1.NetworkAttachment
+		want   string
+	}{
+		{"a named interface", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data, ib}, DataInterface: "ib1"}, public, "net/ib"},
+		{"net<N> by position, in the cluster's namespace", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{ib, data}, DataInterface: "net2"}, nil, "data/data"},
+		// The operator appends Rook's public network after the user's attachments.
+		{"Rook's public network, one past the attachments", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}, DataInterface: "net2"}, public, "rook-ceph/public-net"},
+		{"one past the attachments without Rook's network", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}, DataInterface: "net2"}, nil, ""},
+		{"the pod network", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}, DataInterface: "eth0"}, public, ""},
+		{"no data interface", v1alpha1.NetworkSpec{Attachments: []v1alpha1.NetworkAttachment{data}}, public, ""},
+		{"the host's network", v1alpha1.NetworkSpec{HostNetwork: true, DataInterface: "net1"}, public, ""},
+	} {
+		in := Input{
+			Cluster: &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Name: "hc", Namespace: "data"}, Spec: v1alpha1.HadoopClusterSpec{Network: c.net}},
+			Storage: Storage{PublicNetwork: c.public},
+		}
+		a, ok := DataNetwork(in)
+		got := ""
+		if ok {
+			got = a.Namespace + "/" + a.Name
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestResourceManagerJoinsTheDataNetwork(t *testing.T) {
 	in := replicatedInput(t)
 	in.Cluster.Spec.Network = v1alpha1.NetworkSpec{

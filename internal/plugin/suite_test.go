@@ -159,6 +159,7 @@ func teraSortRun(t *testing.T, ns, name, cluster string, st storage, reps [][3]f
 		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 1, MemoryMiB: 6144, VCores: 4},
 		Repetitions:  int32(len(reps)),
 		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 2, OutputReplication: 1},
+		Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 	}
 	run.Status.Summary = benchmark.Summarize(&run.Spec, run.Status.Stages)
 	if err := k8s.Status().Update(ctx, run); err != nil {

@@ -220,9 +220,27 @@ func TestBuildRunWithoutSetup(t *testing.T) {
 	if c.Runs[1].Storage != "unknown (no status.setup)" || c.Runs[1].Cluster != "analytics-hdfs" {
 		t.Errorf("run without setup: %+v", c.Runs[1])
 	}
-	want := "terasort-hdfs was compared with terasort-ceph without maps, reduces, outputReplication, NodeManagers: terasort-hdfs has no status.setup."
+	want := "terasort-hdfs was compared with terasort-ceph without maps, reduces, outputReplication, NodeManagers, network: terasort-hdfs has no status.setup."
 	if len(c.Notes) != 1 || c.Notes[0] != want {
 		t.Errorf("notes %q, want [%q]", c.Notes, want)
+	}
+}
+
+// Runs recorded before networks were, and runs on one network whose rate only one of
+// them knows, are compared, and the notes say what was not.
+func TestBuildRunsWithoutNetworkOrRate(t *testing.T) {
+	beforeNetworks := hdfsRun()
+	beforeNetworks.Status.Setup.Network = nil
+	unannotated := hdfsRun()
+	unannotated.Name = "terasort-hdfs-unannotated"
+	unannotated.Status.Setup.Network.Rate = ""
+	c := mustBuild(t, cephRun(), beforeNetworks, unannotated)
+	want := []string{
+		"terasort-hdfs was compared with terasort-ceph without network: terasort-hdfs has no status.setup.network.",
+		"terasort-hdfs-unannotated was compared with terasort-ceph without network.rate: terasort-hdfs-unannotated has no status.setup.network.rate.",
+	}
+	if d := cmp.Diff(want, c.Notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
 	}
 }
 

@@ -43,6 +43,11 @@ func cephSetup() *v1alpha1.BenchmarkSetup {
 		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6144, VCores: 4},
 		Repetitions:  3,
 		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 32, Reduces: 16, OutputReplication: 3},
+		Network: &v1alpha1.NetworkSetup{
+			DataInterface: "net1",
+			Attachment:    &v1alpha1.NetworkAttachmentReference{Namespace: "analytics", Name: "data"},
+			Rate:          "10Gbit",
+		},
 	}
 }
 

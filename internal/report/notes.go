@@ -37,12 +37,8 @@ func notes(runs []v1alpha1.BenchmarkRun, labels []string, order, common []v1alph
 		if len(c.Unknown) == 0 {
 			continue
 		}
-		verb := "has"
-		if len(c.Unrecorded) > 1 {
-			verb = "have"
-		}
-		out = append(out, fmt.Sprintf("%s was compared with %s without %s: %s %s no status.setup.",
-			labels[i], labels[0], strings.Join(c.Unknown, ", "), strings.Join(c.Unrecorded, " and "), verb))
+		out = append(out, fmt.Sprintf("%s was compared with %s without %s: %s.",
+			labels[i], labels[0], strings.Join(c.Unknown, ", "), c.UnknownBecause(func(run string) string { return run })))
 	}
 	return out
 }

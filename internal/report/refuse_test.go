@@ -46,6 +46,14 @@ func TestBuildRefuses(t *testing.T) {
 	*smaller.Spec.TeraSort.Rows = 1_000_000
 	smaller.Status.Setup.NodeManagers.Replicas = 1
 
+	slower := hdfsRun()
+	slower.Name = "terasort-hdfs-1g"
+	slower.Status.Setup.Network.Rate = "1Gbit"
+
+	podNetwork := hdfsRun()
+	podNetwork.Name = "terasort-hdfs-pod"
+	podNetwork.Status.Setup.Network = &v1alpha1.NetworkSetup{DataInterface: "eth0"}
+
 	cases := []struct {
 		name     string
 		runs     []v1alpha1.BenchmarkRun
@@ -86,6 +94,23 @@ func TestBuildRefuses(t *testing.T) {
 			},
 		}},
 		message: "cannot compare the BenchmarkRuns: BenchmarkRun terasort-hdfs-small did other work than terasort-ceph (this run's value first): rows 1000000 vs 10000000, NodeManagers 1 x 6Gi/4 vcores vs 3 x 6Gi/4 vcores",
+	}, {
+		name: "the same network at another rate",
+		runs: []v1alpha1.BenchmarkRun{cephRun(), slower},
+		problems: []Problem{{
+			Run:         "terasort-hdfs-1g",
+			Reason:      "did other work than terasort-ceph (this run's value first): network analytics/data (net1) at 1Gbit vs analytics/data (net1) at 10Gbit",
+			Differences: []v1alpha1.BaselineDifference{{Parameter: "network", Value: "analytics/data (net1) at 1Gbit", BaselineValue: "analytics/data (net1) at 10Gbit"}},
+		}},
+		message: "cannot compare the BenchmarkRuns: BenchmarkRun terasort-hdfs-1g did other work than terasort-ceph (this run's value first): network analytics/data (net1) at 1Gbit vs analytics/data (net1) at 10Gbit",
+	}, {
+		name: "the pod network against an attachment",
+		runs: []v1alpha1.BenchmarkRun{cephRun(), podNetwork},
+		problems: []Problem{{
+			Run:         "terasort-hdfs-pod",
+			Reason:      "did other work than terasort-ceph (this run's value first): network pod network vs analytics/data (net1) at 10Gbit",
+			Differences: []v1alpha1.BaselineDifference{{Parameter: "network", Value: "pod network", BaselineValue: "analytics/data (net1) at 10Gbit"}},
+		}},
 	}, {
 		name:     "a run named twice",
 		runs:     []v1alpha1.BenchmarkRun{cephRun(), hdfsRun(), cephRun()},

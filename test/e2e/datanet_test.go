@@ -41,10 +41,14 @@ const (
 	// 50 MB of map output, of which at least a third crosses nodes when three
 	// NodeManagers that hold one task each share the maps and the reduces.
 	dataShuffleFloor = 12 << 20
+	// dataLinkRate is what the switch's ports are limited to during the spec (tc, as
+	// local-cluster data-rate sets it), and what the NetworkAttachmentDefinition
+	// declares in its link-rate annotation.
+	dataLinkRate = "1Gbit"
 )
 
 func dataNetworkSpecs() {
-	It("runs a TeraSort whose shuffle crosses the data network: NodeManagers get a macvlan interface on every node's data link, YARN registers them at those addresses, and the switch counts the bytes", func() {
+	It("runs a TeraSort whose shuffle crosses the data network: NodeManagers get a macvlan interface on every node's data link, YARN registers them at those addresses, the switch counts the bytes, and the run records the network and the link rate its NetworkAttachmentDefinition declares", func() {
 		ensureMultusAPI()
 		nad := &unstructured.Unstructured{}
 		nad.SetGroupVersionKind(schema.GroupVersionKind{Group: "k8s.cni.cncf.io", Version: "v1", Kind: "NetworkAttachmentDefinition"})
@@ -53,6 +57,11 @@ func dataNetworkSpecs() {
 		config := fmt.Sprintf(`{"cniVersion":"0.3.1","name":%q,"type":"macvlan","master":%q,"mode":"bridge","ipam":{"type":"whereabouts","range":%q}}`,
 			dataNAD, localcluster.DataLink, dataPodRange)
 		Expect(unstructured.SetNestedField(nad.Object, config, "spec", "config")).To(Succeed())
+		// The switch is limited to the rate the annotation declares, as a user's
+		// 1GbE network would be, so that what the runs record is true.
+		nad.SetAnnotations(map[string]string{hadoop.LinkRateAnnotation: dataLinkRate})
+		localCluster("data-rate", strings.ToLower(dataLinkRate))
+		DeferCleanup(func() { localCluster("data-rate", "unlimited") })
 		Expect(k8sClient.Create(ctx, nad)).To(Succeed())
 		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, nad))).To(Succeed()) })
 
@@ -101,6 +110,12 @@ func dataNetworkSpecs() {
 		run = waitForRun(run.Name)
 		Expect(run.Status.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded), "%+v", run.Status.Conditions)
 		moved := dataSwitchBytes() - before
+		Expect(run.Status.Setup).NotTo(BeNil())
+		Expect(run.Status.Setup.Network).To(Equal(&v1alpha1.NetworkSetup{
+			DataInterface: "net1",
+			Attachment:    &v1alpha1.NetworkAttachmentReference{Namespace: namespace, Name: dataNAD},
+			Rate:          dataLinkRate,
+		}), "status.setup.network records the data network and the rate its NetworkAttachmentDefinition declares")
 		AddReportEntry("bytes the data network's switch received during a 500,000-row TeraSort on three NodeManagers", moved)
 		Expect(moved).To(BeNumerically(">=", dataShuffleFloor), "the shuffle crosses the data network")
 	})
