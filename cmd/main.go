@@ -58,7 +58,8 @@ func main() {
 			"Empty when the operator runs outside the cluster: no NetworkPolicy then admits it, and benchmark stages of clusters "+
 			"with spec.access.networkPolicies show no progress where a network plugin enforces them.")
 	flag.StringVar(&cfg.hadoopImage, "hadoop-image", "",
-		"Hadoop image of HadoopClusters that do not set spec.image. Without it, such clusters are refused with ConfigReady=False, reason InvalidSpec.")
+		"Hadoop image of HadoopClusters that do not set spec.image. Without it, such clusters are refused with ConfigReady=False, reason InvalidSpec. "+
+			"Rook-mode StorageBackends run their Jobs with it (setting the file system's flags, emptying a deleted backend's root).")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()

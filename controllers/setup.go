@@ -80,7 +80,9 @@ func CacheOptions(opts Options) (cache.Options, error) {
 }
 
 // operatorJobSelector selects the Jobs the operator makes, which carry its managed-by
-// label: BenchmarkRun stages, and the Jobs that empty a deleted StorageBackend's root.
+// label: BenchmarkRun stages, the session eviction Jobs of HadoopClusters, and the
+// Jobs of StorageBackends, which set a file system's flags or empty a deleted
+// backend's root.
 func operatorJobSelector() (labels.Selector, error) {
 	managed, err := labels.NewRequirement(naming.LabelManagedBy, selection.Equals, []string{naming.ManagedBy})
 	if err != nil {

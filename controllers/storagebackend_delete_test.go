@@ -94,7 +94,8 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		}).Should(Succeed())
 
 		finishJob(job, true, "")
-		for _, obj := range []client.Object{svg, cc, fs} {
+		settings := &cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNs, Name: rook.SettingsClientName(sb)}}
+		for _, obj := range []client.Object{svg, cc, settings, fs} {
 			Eventually(gone(obj)).Should(Succeed())
 		}
 		Eventually(gone(sb)).Should(Succeed())

@@ -20,6 +20,11 @@ const (
 	// summarise it, since Hadoop runs without eviction (a dead pod's files then wait
 	// for the MDS session timeout).
 	ConditionEvictorReady = "EvictorReady"
+	// ConditionFilesystemSettingsApplied: the operator's Job has set the Ceph file
+	// system flags a Rook-mode backend needs beside other file systems
+	// (refuse_standby_for_another_fs). Informational: Ready does not summarise it,
+	// since Hadoop works without them.
+	ConditionFilesystemSettingsApplied = "FilesystemSettingsApplied"
 	// ConditionDeletionBlocked: deletion was requested and is waiting, for example
 	// because HadoopClusters still use the backend.
 	ConditionDeletionBlocked = "DeletionBlocked"
@@ -49,6 +54,14 @@ const (
 	// ReasonEvictionOff: no evictor is configured (spec.cephFS.external.evictor) or it
 	// is turned off (spec.cephFS.rook.evictDeadClients).
 	ReasonEvictionOff = "EvictionOff"
+
+	// ReasonApplyingSettings: the Job that sets the file system's flags runs.
+	ReasonApplyingSettings = "ApplyingSettings"
+	// ReasonSettingsApplied: that Job succeeded, so the flags are set.
+	ReasonSettingsApplied = "SettingsApplied"
+	// ReasonSettingsFailed: that Job failed, or cannot be run; the message says why
+	// and what to do.
+	ReasonSettingsFailed = "SettingsFailed"
 
 	// ReasonSubVolumeGroupOwnedElsewhere: the CephFilesystemSubVolumeGroup for Hadoop's
 	// root exists and was not created for this StorageBackend.

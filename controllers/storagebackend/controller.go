@@ -41,7 +41,8 @@ type Reconciler struct {
 	Recorder  events.EventRecorder
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
-	// HadoopImage runs the Job that empties Hadoop's root before a backend with
+	// HadoopImage runs the Jobs of Rook-mode backends: the one that sets the file
+	// system's flags, and the one that empties Hadoop's root before a backend with
 	// preserveOnDelete false has Rook delete it.
 	HadoopImage string
 	// APIs are the optional APIs served when the operator started.
@@ -59,7 +60,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;patch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile runs one pass: finalizer, pause, then the phases of the backend's mode, and

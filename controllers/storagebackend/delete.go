@@ -3,7 +3,6 @@ package storagebackend
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
@@ -27,8 +26,9 @@ import (
 // reconcileDelete lets a StorageBackend go once no HadoopCluster uses it. Its Rook
 // objects, and the data in them, stay unless preserveOnDelete is false; then the
 // operator empties Hadoop's root, deletes the Rook objects it created and waits until
-// they are gone. The client
-// config Secret is owned by the backend and goes with garbage collection.
+// they are gone. What set the file system's flags (the settings client, its Secret
+// and Jobs) goes either way, and the flags stay. The client config Secrets are owned
+// by the backend and go with garbage collection.
 func (r *Reconciler) reconcileDelete(ctx context.Context, p *pass) error {
 	sb := p.sb
 	if !controllerutil.ContainsFinalizer(sb, StorageBackendFinalizer) {
@@ -52,9 +52,14 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, p *pass) error {
 
 	// Without Rook's API there are no Rook objects to keep or delete.
 	if sb.Spec.CephFS.Rook != nil && r.APIs.Rook {
+		// The client that set the file system's flags is the operator's alone, and
+		// goes whatever preserveOnDelete says; the flags stay on the file system.
+		if err := r.removeFilesystemSettings(ctx, p); err != nil {
+			return err
+		}
 		if rook.PreserveOnDelete(sb) {
 			r.event(sb, nil, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
-				"Kept the CephFilesystem, its subvolume group and CephClient with all data, as preserveOnDelete asks")
+				"Kept the CephFilesystem, its subvolume group and the CephClients of Hadoop and the evictor with all data, as preserveOnDelete asks; the file system keeps its flags")
 		} else {
 			emptied, err := r.deleteData(ctx, p)
 			if err != nil || !emptied {
@@ -142,9 +147,9 @@ func (r *Reconciler) startDeleteData(ctx context.Context, p *pass, name, rookNam
 			"preserveOnDelete is false, and Hadoop's root must be emptied before Rook deletes it, with the Hadoop image, which the operator was not given (--hadoop-image, the chart's hadoopImage)")
 		return nil
 	}
-	clusters := &cephv1.CephClusterList{}
-	if err := r.List(ctx, clusters, client.InNamespace(rookNamespace)); err != nil {
-		return fmt.Errorf("listing CephClusters in namespace %s: %w", rookNamespace, err)
+	net, err := r.daemonNetwork(ctx, rookNamespace)
+	if err != nil {
+		return err
 	}
 	d := hadoop.DeleteData{
 		Name:      name,
@@ -157,14 +162,8 @@ func (r *Reconciler) startDeleteData(ctx context.Context, p *pass, name, rookNam
 			ClientID:           rook.ClientName(sb),
 			ClientConfigSecret: cephconf.SecretName(sb.Name),
 		},
-	}
-	if len(clusters.Items) > 0 {
-		cc := slices.MinFunc(clusters.Items, func(a, b cephv1.CephCluster) int { return strings.Compare(a.Name, b.Name) })
-		net, err := rook.DaemonNetwork(&cc)
-		if err != nil {
-			return fmt.Errorf("reading the network of CephCluster %s/%s: %w", rookNamespace, cc.Name, err)
-		}
-		d.HostNetwork, d.PublicNetwork = net.Host, net.Public
+		HostNetwork:   net.Host,
+		PublicNetwork: net.Public,
 	}
 	job := hadoop.DeleteDataJob(d)
 	if err := controllerutil.SetControllerReference(sb, job, r.Scheme); err != nil {
@@ -194,6 +193,7 @@ func (r *Reconciler) deleteRookObjects(ctx context.Context, p *pass) ([]string, 
 		&cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: inRook(rook.SubVolumeGroupName(spec.FilesystemName, rook.SubVolumeGroup(spec.RootPath)))},
 		&cephv1.CephClient{ObjectMeta: inRook(rook.ClientName(sb))},
 		&cephv1.CephClient{ObjectMeta: inRook(rook.EvictorName(sb))},
+		&cephv1.CephClient{ObjectMeta: inRook(rook.SettingsClientName(sb))},
 	} {
 		present, err := r.deleteOwned(ctx, p, obj)
 		if err != nil {

@@ -3,6 +3,7 @@ package storagebackend
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -22,7 +23,8 @@ import (
 )
 
 // reconcileRook runs the phases of a Rook-mode backend in dependency order: the Ceph
-// cluster, the file system, Hadoop's root in it, the client, and the client config. A
+// cluster, the file system, Hadoop's root in it, the client, and the client config;
+// then those Ready does not summarise, the evictor and the file system's settings. A
 // phase that cannot go on says what it waits for; later phases then wait for it.
 func (r *Reconciler) reconcileRook(ctx context.Context, p *pass) error {
 	sb := p.sb
@@ -96,7 +98,10 @@ func (r *Reconciler) reconcileRook(ctx context.Context, p *pass) error {
 	if err := r.reconcileClientConfig(ctx, p, cfg); err != nil {
 		return err
 	}
-	return r.reconcileRookEvictor(ctx, p, ns, cfg)
+	if err := r.reconcileRookEvictor(ctx, p, ns, cfg); err != nil {
+		return err
+	}
+	return r.reconcileFilesystemSettings(ctx, p, ns, fs, cfg)
 }
 
 // checkCephCluster reports whether the Rook namespace has a CephCluster. Nothing is
@@ -124,6 +129,25 @@ func (r *Reconciler) checkCephCluster(ctx context.Context, p *pass, ns string) (
 			fmt.Sprintf("waiting for a CephCluster in namespace %s: create one with Rook, or set spec.cephFS.rook.namespace to the namespace of yours", ns))
 	}
 	return false, nil
+}
+
+// daemonNetwork is where a pod must be to reach the Ceph daemons of the Rook
+// namespace ns: the network of its CephCluster, the first by name should there be
+// several, or the pod network when there is none.
+func (r *Reconciler) daemonNetwork(ctx context.Context, ns string) (rook.Network, error) {
+	clusters := &cephv1.CephClusterList{}
+	if err := r.List(ctx, clusters, client.InNamespace(ns)); err != nil {
+		return rook.Network{}, fmt.Errorf("listing CephClusters in namespace %s: %w", ns, err)
+	}
+	if len(clusters.Items) == 0 {
+		return rook.Network{}, nil
+	}
+	cc := slices.MinFunc(clusters.Items, func(a, b cephv1.CephCluster) int { return strings.Compare(a.Name, b.Name) })
+	net, err := rook.DaemonNetwork(&cc)
+	if err != nil {
+		return rook.Network{}, fmt.Errorf("reading the network of CephCluster %s/%s: %w", ns, cc.Name, err)
+	}
+	return net, nil
 }
 
 // reconcileFilesystem applies the CephFilesystem, or finds the adopted one, and reports

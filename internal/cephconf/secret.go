@@ -37,6 +37,18 @@ func EvictionSecret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
 	return secret(EvictionSecretName(sb.Name), sb, cfg)
 }
 
+// SettingsSecretName is the Secret of the StorageBackend sbName with the client config
+// of the client that sets its file system's flags.
+func SettingsSecretName(sbName string) string {
+	return naming.ShortName(sbName+"-ceph-fs-settings", maxNameLength)
+}
+
+// SettingsSecret is the client config of sb's settings client, rendered from cfg: a
+// Secret of its own, mounted by nothing but the Job that sets the flags.
+func SettingsSecret(sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
+	return secret(SettingsSecretName(sb.Name), sb, cfg)
+}
+
 func secret(name string, sb *v1alpha1.StorageBackend, cfg Config) *corev1.Secret {
 	data := cfg.Data()
 	return &corev1.Secret{

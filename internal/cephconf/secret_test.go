@@ -43,3 +43,16 @@ func TestSecretName(t *testing.T) {
 		t.Errorf("SecretName() of a 253-character name = %q (%d characters)", got, len(got))
 	}
 }
+
+// Each client's key is in a Secret of its own, so that a pod mounts only the key it
+// needs.
+func TestSecretNamesDiffer(t *testing.T) {
+	names := map[string]bool{SecretName("lake"): true, EvictionSecretName("lake"): true, SettingsSecretName("lake"): true}
+	if len(names) != 3 {
+		t.Errorf("the client config Secrets of one backend share names: %v", names)
+	}
+	sb := &v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "lake"}}
+	if got := SettingsSecret(sb, Config{ClientID: "x", Key: validKey}).Name; got != "lake-ceph-fs-settings" {
+		t.Errorf("SettingsSecret() is named %q, want lake-ceph-fs-settings", got)
+	}
+}

@@ -120,12 +120,12 @@ func rookBackendSpecs() {
 		Expect(got.Status.RawOverhead).To(Equal("2"))
 		Expect(got.Status.Monitors).To(Equal(rookMonitors()))
 
-		By("finding one CephFilesystem, one subvolume group, and Hadoop's and the evictor's CephClients for it, named as the operator names them")
-		clientName, evictorName := rook.ClientName(sb), rook.EvictorName(sb)
+		By("finding one CephFilesystem, one subvolume group, and Hadoop's, the evictor's and the settings' CephClients for it, named as the operator names them")
+		clientName, evictorName, settingsName := rook.ClientName(sb), rook.EvictorName(sb), rook.SettingsClientName(sb)
 		for list, want := range map[client.ObjectList][]string{
 			&cephv1.CephFilesystemList{}:               {rookReplicatedFS},
 			&cephv1.CephFilesystemSubVolumeGroupList{}: {rook.SubVolumeGroupName(rookReplicatedFS, "hadoop")},
-			&cephv1.CephClientList{}:                   {clientName, evictorName},
+			&cephv1.CephClientList{}:                   {clientName, evictorName, settingsName},
 		} {
 			Expect(k8sClient.List(ctx, list, client.InNamespace(rookNamespace), client.MatchingLabels(naming.StorageBackendLabels(sb)))).To(Succeed())
 			items, err := meta.ExtractList(list)
@@ -149,6 +149,9 @@ func rookBackendSpecs() {
 		Expect(cephClients()).To(ContainElement("client." + evictorName))
 		Expect(cephClientCaps("client."+evictorName)).To(Equal(map[string]string{"mon": "allow r", "mds": "allow *"}),
 			"Ceph gave the evictor the least caps that evict")
+
+		By("setting refuse_standby_for_another_fs on the file system with a client that may do nothing else")
+		expectSettingsApplied(sb, rookReplicatedFS)
 	})
 
 	It("makes an erasure-coded 2+1 CephFS with Hadoop's root laid out on the EC pool, 1.5x raw overhead in status, and a client config from Rook's monitors and key", func() {
@@ -189,6 +192,9 @@ func rookBackendSpecs() {
 		rookKey := &corev1.Secret{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: rookNamespace, Name: rook.ClientSecretName(rook.ClientName(sb))}, rookKey)).To(Succeed())
 		Expect(string(secret.Data[cephconf.KeyKeyring])).To(ContainSubstring("key = " + string(rookKey.Data[rook.ClientSecretKeyKey])))
+
+		By("setting refuse_standby_for_another_fs, so that the replicated file system cannot take this one's standby MDS")
+		expectSettingsApplied(sb, rookECFS)
 	})
 
 	It("gives Hadoop's client everything inside its root and nothing outside: no read, no write, no layout", func() {
@@ -311,6 +317,11 @@ func rookDeletionSpecs() {
 			Expect(obj.GetDeletionTimestamp()).To(BeNil())
 		}
 		Expect(cephFilesystems()).To(ContainElement(rookECFS))
+		Expect(fsFlags(rookECFS)).To(ContainElement(rook.RefuseStandbyForAnotherFS), "the kept file system keeps its flag")
+		Eventually(func() error {
+			return k8sClient.Get(ctx, client.ObjectKey{Namespace: rookNamespace, Name: rook.SettingsClientName(old)}, &cephv1.CephClient{})
+		}).WithTimeout(time.Minute).Should(Satisfy(apierrors.IsNotFound), "the settings client goes with its backend")
+		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement("client." + rook.SettingsClientName(old)))
 		Expect(mustRun(rookFsadmin(rookECFS, "ls", path.Join(hadoopRoot, data)))).To(ContainSubstring("part-"))
 
 		By("adopting the kept file system with a new StorageBackend, whose own client finds the files")
@@ -338,6 +349,7 @@ func rookDeletionSpecs() {
 			&cephv1.CephFilesystemSubVolumeGroup{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.SubVolumeGroupName(rookReplicatedFS, "hadoop")}},
 			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: clientName}},
 			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.EvictorName(sb)}},
+			&cephv1.CephClient{ObjectMeta: metav1.ObjectMeta{Namespace: rookNamespace, Name: rook.SettingsClientName(sb)}},
 			sb,
 		} {
 			Eventually(func() error {
@@ -354,7 +366,7 @@ func rookDeletionSpecs() {
 		}
 		Eventually(cephPools).WithTimeout(3 * time.Minute).Should(ConsistOf(remaining))
 		Eventually(cephFilesystems).WithTimeout(time.Minute).Should(ConsistOf(rookECFS))
-		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement(BeElementOf("client."+clientName, "client."+rook.EvictorName(sb))))
+		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement(BeElementOf("client."+clientName, "client."+rook.EvictorName(sb), "client."+rook.SettingsClientName(sb))))
 		Expect(cephClients()).To(ContainElements(
 			"client."+rook.ClientName(newRookBackend(rookECBackend, rookECFS)),
 			"client."+rook.ClientName(newRookBackend(rookAdopter, rookECFS)),
@@ -601,6 +613,33 @@ func cephClients() []string {
 		names = append(names, e.Entity)
 	}
 	return names
+}
+
+// expectSettingsApplied waits for sb's FilesystemSettingsApplied and checks, in Ceph,
+// the flag on filesystem and the settings client's caps.
+func expectSettingsApplied(sb *v1alpha1.StorageBackend, filesystem string) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		cur := &v1alpha1.StorageBackend{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), cur)).To(Succeed())
+		g.Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, v1alpha1.ConditionFilesystemSettingsApplied)).To(BeTrue(), "%+v", cur.Status.Conditions)
+	}).WithTimeout(3 * time.Minute).Should(Succeed())
+	Expect(fsFlags(filesystem)).To(ContainElement(rook.RefuseStandbyForAnotherFS))
+	Expect(cephClientCaps("client."+rook.SettingsClientName(sb))).To(Equal(rook.SettingsCaps(filesystem)),
+		"Ceph holds the caps that set the flag and nothing else")
+}
+
+// fsFlags are the flags `ceph fs get` lists for filesystem, on its line "flags <bits>
+// <name>...".
+func fsFlags(filesystem string) []string {
+	GinkgoHelper()
+	for _, line := range strings.Split(mustRun(rookCeph("fs", "get", filesystem)), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 && fields[0] == "flags" {
+			return fields[2:]
+		}
+	}
+	Fail("ceph fs get " + filesystem + " lists no flags")
+	return nil
 }
 
 // poolUsage is a pool's line of `ceph df`: bytes stored, and raw bytes used on the OSDs.

@@ -70,7 +70,7 @@ func Setup(ctx context.Context, indexer client.FieldIndexer, rookNamespace strin
 				return nil
 			}
 			ns := rook.Namespace(sb, rookNamespace)
-			return []string{ns + "/" + rook.ClientName(sb), ns + "/" + rook.EvictorName(sb)}
+			return []string{ns + "/" + rook.ClientName(sb), ns + "/" + rook.EvictorName(sb), ns + "/" + rook.SettingsClientName(sb)}
 		}},
 		{&v1alpha1.StorageBackend{}, KeySecret, func(obj client.Object) []string {
 			ext := obj.(*v1alpha1.StorageBackend).Spec.CephFS.External
