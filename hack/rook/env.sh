@@ -31,3 +31,19 @@ ROOK_OSD_SIZE_GB="${HCO_ROOK_OSD_SIZE_GB:-8}"
 # publishes (the mon endpoints ConfigMap and the admin Secret); hack/rook/ceph.sh uses it.
 ROOK_CONF_FILE="$ROOK_DIR/ceph.conf"
 ROOK_ADMIN_KEYRING="$ROOK_DIR/ceph.client.admin.keyring"
+# Where Ceph's daemons listen: "host", on their node's address; or "multus", Rook's
+# Multus provider, with Ceph's public network on the local cluster's data network
+# (every node's hco-data0) and its cluster network beside it on the same link. A
+# CephCluster keeps the network it was made with: changing this needs
+# hack/rook/down.sh first (up.sh says so).
+ROOK_NETWORK="${HCO_ROOK_NETWORK:-host}"
+# The NetworkAttachmentDefinitions of the multus network, in ROOK_NAMESPACE: macvlan on
+# the nodes' data link, addresses from whereabouts. The public range is the local
+# cluster's Settings.CephPublicCIDR (internal/localcluster), whose first 32 addresses
+# are the nodes' own interfaces on it (hco-pub0, Rook's host prerequisite).
+ROOK_PUBLIC_NAD=ceph-public
+ROOK_PUBLIC_CIDR=10.119.48.0/20
+ROOK_PUBLIC_NODES=10.119.48.0/27
+ROOK_CLUSTER_NAD=ceph-cluster
+ROOK_CLUSTER_CIDR=10.119.64.0/20
+ROOK_DATA_LINK=hco-data0

@@ -91,5 +91,5 @@ remove_host_state() {
 			losetup -d "$dev"
 		done
 	done
-	rm -rf "$ROOK_OSD_DIR" "$ROOK_DATA_DIR" "$ROOK_CONF_FILE" "$ROOK_ADMIN_KEYRING" "$ROOK_DIR/cephcluster.applied.yaml" "$ROOK_DIR/nodes"
+	rm -rf "$ROOK_OSD_DIR" "$ROOK_DATA_DIR" "$ROOK_CONF_FILE" "$ROOK_ADMIN_KEYRING" "$ROOK_DIR/cephcluster.applied.yaml" "$ROOK_DIR/nodes" "$ROOK_DIR/network"
 }

@@ -121,6 +121,7 @@ install_operator() {
 		--namespace "$ROOK_NAMESPACE" --create-namespace \
 		--values "$ROOK_SCRIPTS_DIR/values.yaml" \
 		--set image.repository="${CEPH_IMAGE%:*}" --set image.tag="${CEPH_IMAGE##*:}" \
+		--set enforceHostNetwork="$([[ "$ROOK_NETWORK" == multus ]] && echo false || echo true)" \
 		--wait --timeout 5m >/dev/null
 }
 
@@ -143,9 +144,18 @@ manifest() {
 			nodes+="    - name: ${OSD_DEVICES[j]}"$'\n'
 		done
 	done
-	for i in "${!NODE_IPS[@]}"; do
-		networks+="- \"${NODE_IPS[i]%.*}.0/$CLUSTER_NODE_PREFIX\""$'\n'
-	done
+	if [[ "$ROOK_NETWORK" == multus ]]; then
+		networks="provider: multus"$'\n'"selectors:"$'\n'
+		networks+="  public: $ROOK_NAMESPACE/$ROOK_PUBLIC_NAD"$'\n'"  cluster: $ROOK_NAMESPACE/$ROOK_CLUSTER_NAD"$'\n'
+		# Given, so that Rook runs no canary pods to find the ranges out.
+		networks+="addressRanges:"$'\n'"  public:"$'\n'"    - \"$ROOK_PUBLIC_CIDR\""$'\n'
+		networks+="  cluster:"$'\n'"    - \"$ROOK_CLUSTER_CIDR\""$'\n'
+	else
+		networks="provider: host"$'\n'"addressRanges:"$'\n'"  public:"$'\n'
+		for i in "${!NODE_IPS[@]}"; do
+			networks+="    - \"${NODE_IPS[i]%.*}.0/$CLUSTER_NODE_PREFIX\""$'\n'
+		done
+	fi
 	if ((n >= 3)); then
 		mons=3 multiple=false domain=host
 	fi
@@ -161,7 +171,7 @@ manifest() {
 		  gsub(/@NAMESPACE@/, ns); gsub(/@NAME@/, name); gsub(/@MON_COUNT@/, mons)
 		  gsub(/@MON_MULTIPLE_PER_NODE@/, multiple); gsub(/@FAILURE_DOMAIN@/, domain) }
 		/@NODES@/ { block(ENVIRON["NODES_BLOCK"]); next }
-		/@NODE_NETWORKS@/ { block(ENVIRON["NETWORKS_BLOCK"]); next }
+		/@NETWORK@/ { block(ENVIRON["NETWORKS_BLOCK"]); next }
 		{ print }' "$ROOK_SCRIPTS_DIR/cephcluster.yaml"
 }
 
@@ -232,6 +242,49 @@ apply_cluster() {
 	printf '%s\n' "${NODE_NAMES[*]}" >"$ROOK_DIR/nodes"
 }
 
+# check_network stops when the CephCluster was made with another ROOK_NETWORK: Rook
+# does not move a cluster's daemons to another network.
+check_network() {
+	local file="$ROOK_DIR/network" before
+	if ! kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" >/dev/null 2>&1; then
+		mkdir -p "$ROOK_DIR"
+		printf '%s\n' "$ROOK_NETWORK" >"$file"
+		return 0
+	fi
+	before="$(cat "$file" 2>/dev/null || echo host)"
+	[[ "$before" == "$ROOK_NETWORK" ]] ||
+		die "the local Rook was made with ROOK_NETWORK=$before, and this asks for $ROOK_NETWORK: Rook does not move a cluster to another network. hack/rook/down.sh removes it and its data; then run this again"
+}
+
+# nad NAME RANGE EXCLUDE prints a NetworkAttachmentDefinition in ROOK_NAMESPACE of a
+# macvlan network on the nodes' data link, addresses from RANGE but EXCLUDE (none for
+# "") by whereabouts, and no gateway: the pods keep their default route on the pod
+# network, where the mons' Services are.
+nad() {
+	local exclude=""
+	[[ -z "$3" ]] || exclude=",\"exclude\":[\"$3\"]"
+	cat <<-EOF
+		apiVersion: k8s.cni.cncf.io/v1
+		kind: NetworkAttachmentDefinition
+		metadata:
+		  name: $1
+		  namespace: $ROOK_NAMESPACE
+		spec:
+		  config: '{"cniVersion":"0.3.1","name":"$1","type":"macvlan","master":"$ROOK_DATA_LINK","mode":"bridge","ipam":{"type":"whereabouts","range":"$2"$exclude}}'
+	EOF
+}
+
+# apply_networks makes the multus network's NetworkAttachmentDefinitions: Ceph's public
+# network apart from the addresses the nodes keep for their own interfaces on it, and
+# the cluster network.
+apply_networks() {
+	[[ "$ROOK_NETWORK" == multus ]] || return 0
+	kubectl get crd network-attachment-definitions.k8s.cni.cncf.io >/dev/null 2>&1 ||
+		die "ROOK_NETWORK=multus needs Multus in the local Kubernetes (hack/cluster/up.sh installs it)"
+	apply_manifest "$(nad "$ROOK_PUBLIC_NAD" "$ROOK_PUBLIC_CIDR" "$ROOK_PUBLIC_NODES")"
+	apply_manifest "$(nad "$ROOK_CLUSTER_NAD" "$ROOK_CLUSTER_CIDR" "")"
+}
+
 # cluster_state prints the CephCluster's phase, health and message on one line.
 cluster_state() {
 	kubectl -n "$ROOK_NAMESPACE" get cephcluster "$ROOK_CLUSTER_NAME" \
@@ -293,11 +346,13 @@ ensure_debs jq util-linux ceph-common
 require_cluster
 read_nodes
 check_nodes
+check_network
 place_racks
 images
 install_operator
 forget_stale_state
 loop_devices
+apply_networks
 apply_cluster
 log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}) on ${#NODE_NAMES[@]} node(s); a first start takes about 5 minutes on one node"
 wait_for 1200 "the CephCluster $ROOK_NAMESPACE/$ROOK_CLUSTER_NAME to be healthy (kubectl -n $ROOK_NAMESPACE get pods; kubectl -n $ROOK_NAMESPACE logs deploy/rook-ceph-operator)" cluster_healthy

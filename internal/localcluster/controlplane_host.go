@@ -113,7 +113,10 @@ func (u *FirstNodeUp) network() error {
 			return err
 		}
 	}
-	return setUpDataLink(cp.Settings, 1, "")
+	if err := setUpDataLink(cp.Settings, 1, ""); err != nil {
+		return err
+	}
+	return setUpCephShim(cp.Settings, 1, "")
 }
 
 // FirstNodeNetworkCommands are the idempotent ip(8) commands that address the first

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,4 +215,83 @@ func switchReceived(ipJSON []byte) (int64, error) {
 		}
 	}
 	return sum, nil
+}
+
+// Ceph's public network on the data network (Rook's Multus provider, hack/rook with
+// ROOK_NETWORK=multus): Rook's daemons get macvlan interfaces on DataLink with
+// addresses of Settings.CephPublicCIDR. A macvlan interface cannot reach its own
+// parent's addresses, so a node could not reach the daemons it runs through DataLink.
+// Rook asks every host for an interface of its own on the public network for that
+// (its host prerequisites); here it is CephShim, a macvlan sibling of the daemons'
+// on DataLink, with the node's address in CephPublicCIDR, below the addresses
+// whereabouts hands out (CephPublicReserved).
+const (
+	// CephShim is every node's interface on Ceph's public network.
+	CephShim = "hco-pub0"
+	// CephPublicReserved is how many addresses at the start of CephPublicCIDR the
+	// nodes keep for their CephShim: a NetworkAttachmentDefinition of the range
+	// excludes them.
+	CephPublicReserved = 32
+)
+
+// CephShimIP is node i's address on Ceph's public network, with the range's prefix so
+// that the daemons' addresses are on the link.
+func CephShimIP(s Settings, i int) netip.Prefix {
+	return netip.PrefixFrom(nth(s.CephPublicCIDR, i), s.CephPublicCIDR.Bits())
+}
+
+// CephShimSysctls make DataLink and CephShim, two interfaces of one node on one
+// segment, answer ARP only for their own addresses (otherwise DataLink answers for
+// the shim's too, and the replies to it arrive on the wrong interface), and check the
+// source of what they receive loosely, since replies to one may arrive on the other.
+func CephShimSysctls() map[string]string {
+	out := map[string]string{}
+	for _, link := range []string{DataLink, CephShim} {
+		out["net.ipv4.conf."+link+".arp_ignore"] = "1"
+		out["net.ipv4.conf."+link+".arp_announce"] = "2"
+		out["net.ipv4.conf."+link+".rp_filter"] = "2"
+	}
+	return out
+}
+
+// CephShimCommands are the idempotent ip(8) commands that address node i's shim and
+// bring it up once it exists. netns is the node's namespace, "" for the first node.
+func CephShimCommands(s Settings, i int, netns string) [][]string {
+	node := ipIn(netns)
+	return [][]string{
+		append(slices.Clone(node), "addr", "replace", CephShimIP(s, i).String(), "dev", CephShim),
+		append(slices.Clone(node), "link", "set", CephShim, "up"),
+	}
+}
+
+// setUpCephShim gives node i its interface on Ceph's public network, once its data
+// link exists.
+func setUpCephShim(s Settings, i int, netns string) error {
+	node := ipIn(netns)
+	if run(append(slices.Clone(node), "link", "show", CephShim)...) != nil {
+		if err := run(append(slices.Clone(node), "link", "add", CephShim, "link", DataLink, "type", "macvlan", "mode", "bridge")...); err != nil {
+			return err
+		}
+	}
+	for key, value := range CephShimSysctls() {
+		if err := setSysctlIn(netns, key, value); err != nil {
+			return err
+		}
+	}
+	for _, c := range CephShimCommands(s, i, netns) {
+		if err := run(c...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setSysctlIn sets a sysctl of a node's network namespace, the host's for "": the
+// interfaces' own, which go with their links, so nothing is kept to restore.
+func setSysctlIn(netns, key, value string) error {
+	if netns == "" {
+		return os.WriteFile(sysctlPath(key), []byte(value), 0o644)
+	}
+	// /proc/sys/net shows the network namespace of the process that reads it.
+	return run("ip", "netns", "exec", netns, "sh", "-c", "echo "+value+" > "+sysctlPath(key))
 }

@@ -85,3 +85,28 @@ func TestSwitchReceived(t *testing.T) {
 		t.Error("no error for output that is not JSON")
 	}
 }
+
+func TestCephShim(t *testing.T) {
+	s := DefaultSettings("/tmp/c", "/k8s")
+	var got []string
+	for _, c := range CephShimCommands(s, 3, "hco-n3") {
+		got = append(got, strings.Join(c, " "))
+	}
+	want := []string{
+		"ip -n hco-n3 addr replace 10.119.48.3/20 dev hco-pub0",
+		"ip -n hco-n3 link set hco-pub0 up",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("worker's shim:\n  %q\nwant\n  %q", got, want)
+	}
+	// The nodes' addresses stay below what whereabouts hands out, and the public
+	// range is apart from the data network's nodes and the pods on it.
+	last := CephShimIP(s, CephPublicReserved-1).Addr()
+	if !s.CephPublicCIDR.Contains(last) || s.CephPublicCIDR.Contains(DataIP(s, 1).Addr()) {
+		t.Errorf("CephPublicCIDR %s: node addresses up to %s, data link %s", s.CephPublicCIDR, last, DataIP(s, 1))
+	}
+	sysctls := CephShimSysctls()
+	if sysctls["net.ipv4.conf.hco-pub0.arp_ignore"] != "1" || sysctls["net.ipv4.conf.hco-data0.rp_filter"] != "2" {
+		t.Errorf("sysctls: %v", sysctls)
+	}
+}

@@ -78,7 +78,10 @@ func setUpNetwork(s Settings, n Node) error {
 			return err
 		}
 	}
-	return setUpDataLink(s, n.Index, n.NetNS)
+	if err := setUpDataLink(s, n.Index, n.NetNS); err != nil {
+		return err
+	}
+	return setUpCephShim(s, n.Index, n.NetNS)
 }
 
 // tearDownNetwork deletes the namespace, which deletes the pair, its addresses and

@@ -61,6 +61,10 @@ type Settings struct {
 	// DataCIDR is the data network's (datanet.go): node i has its i-th address, and
 	// Multus's attachments on the data network give pods addresses from the rest.
 	DataCIDR netip.Prefix
+	// CephPublicCIDR is Ceph's public network when Rook puts it on the data network
+	// (datanet.go): node i's CephShim has its i-th address, and Rook's daemons get
+	// addresses from the rest.
+	CephPublicCIDR netip.Prefix
 
 	// MemoryReservedPerNode: the kubelet's systemReserved memory, so that the nodes'
 	// allocatable memory together stays near the host's instead of N times it.
@@ -85,6 +89,7 @@ func DefaultSettings(clusterDir, k8sBinDir string) Settings {
 		PodsCIDR:              netip.MustParsePrefix("10.117.0.0/16"),
 		NodesCIDR:             netip.MustParsePrefix("10.118.0.0/16"),
 		DataCIDR:              netip.MustParsePrefix("10.119.0.0/16"),
+		CephPublicCIDR:        netip.MustParsePrefix("10.119.48.0/20"),
 		MemoryReservedPerNode: "",
 	}
 }

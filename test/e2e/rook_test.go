@@ -61,9 +61,13 @@ var rookECPool = rookECFS + "-" + rook.DataPoolErasureCoded
 var rookTeraGenChecksum string
 
 func rookInstallSpecs() {
-	It("installs Rook v1.18 and a Ceph 18.2 with a mon and an OSD on each of the three nodes while the operator runs; the operator restarts itself, exiting cleanly, to watch Rook", func() {
+	It("installs Rook v1.18 and a Ceph 18.2 with a mon and an OSD on each of the three nodes, Ceph's public and cluster networks on the data network through Rook's Multus provider, while the operator runs; the operator restarts itself, exiting cleanly, to watch Rook", func() {
+		// Rook's Multus provider needs the NetworkAttachmentDefinition API.
+		ensureMultusAPI()
 		before := operatorContainer(Default).RestartCount
-		runLogged(command("hack/rook/up.sh"))
+		up := command("hack/rook/up.sh")
+		up.Env = append(up.Env, "HCO_ROOK_NETWORK="+rookNetwork)
+		runLogged(up)
 
 		var status struct {
 			Health struct {
@@ -82,6 +86,9 @@ func rookInstallSpecs() {
 		Expect(status.MonMap.Mons).To(Equal(3))
 		Expect(status.OSDMap.Up).To(Equal(3))
 		Expect(status.OSDMap.In).To(Equal(3))
+
+		By("finding the mons at their Services' addresses and every OSD on Rook's public and cluster networks, on the nodes' data links")
+		expectCephDaemonNetworks()
 
 		By("finding one CRUSH host per node, named as Rook names it (the node's kubernetes.io/hostname label, dots as dashes), with one OSD each")
 		Expect(crushHostOSDs()).To(Equal(expectedCRUSHHosts()))
@@ -119,6 +126,7 @@ func rookBackendSpecs() {
 		got := waitForBackend(rookReplicatedBackend)
 		Expect(got.Status.RawOverhead).To(Equal("2"))
 		Expect(got.Status.Monitors).To(Equal(rookMonitors()))
+		expectMDSOnPublicNetwork()
 
 		By("finding one CephFilesystem, one subvolume group, and Hadoop's, the evictor's and the settings' CephClients for it, named as the operator names them")
 		clientName, evictorName, settingsName := rook.ClientName(sb), rook.EvictorName(sb), rook.SettingsClientName(sb)
@@ -226,8 +234,10 @@ func rookTeraSortSpecs() {
 		run := newTeraSortOn("terasort-rook-replicated", rookReplicatedCluster)
 		// Its input stays for the locality check; the backend's deletion removes it.
 		run.Spec.Cleanup = ptr.To(false)
+		switchBefore := dataSwitchBytes()
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
 		run = waitForRun(run.Name)
+		expectCephFSOnDataNetwork(rookReplicatedCluster, dataSwitchBytes()-switchBefore)
 		rookTeraGenChecksum = cleanTeraSort(run)
 		hc := &v1alpha1.HadoopCluster{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())

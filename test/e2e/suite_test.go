@@ -39,8 +39,9 @@ import (
 // The suite's Hadoop clusters run on the host network and advertise their node's
 // address on the nodes' link (hco-node0), where the suite reaches their REST APIs; the
 // local Ceph listens on an address of the host that every node routes to. Midway the
-// suite installs Rook (hack/rook/up.sh), whose Ceph daemons listen on their node's
-// address, one mon and one OSD on each node.
+// suite installs Rook (hack/rook/up.sh), one mon and one OSD on each node, with Ceph's
+// public and cluster networks on the nodes' data links through Rook's Multus provider
+// (rooknet_test.go).
 
 var (
 	ctx       context.Context
