@@ -251,11 +251,15 @@ func rookTeraSortSpecs() {
 		waitForCluster(rookECCluster)
 		expectNodeManagerPerNode(hc)
 		before := poolStats(rookECPool)
+		mdsBefore := mdsRestarts()
 		run := newTeraSortOn(keptRookTeraSort, rookECCluster)
 		run.Spec.Cleanup = ptr.To(false)
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
 		Expect(cleanTeraSort(waitForRun(keptRookTeraSort))).To(Equal(rookTeraGenChecksum),
 			"TeraGen wrote the same rows on both backends")
+		By("two file systems side by side: each served by its own MDS daemons, none restarted during the sort, no MDS warning")
+		Expect(mdsRestarts()).To(Equal(mdsBefore), "restarts of Rook's MDS containers, by pod")
+		expectOwnMDSDaemons()
 
 		// Ceph's pool statistics follow the OSDs' reports by a few seconds.
 		Eventually(func(g Gomega) {
