@@ -4,7 +4,8 @@
 #
 # Rook runs in the local Kubernetes of hack/cluster: its operator from Rook's own Helm
 # chart, and a one-node CephCluster of 1 mon, 1 mgr and 3 OSDs on loop devices backed
-# by sparse files, all on the host network at the node's address.
+# by sparse files, on the host network at the node's address or on Multus networks
+# (ROOK_NETWORK below).
 
 # shellcheck source=../cluster/env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../cluster/env.sh"

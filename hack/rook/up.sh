@@ -4,7 +4,9 @@
 # Helm chart, and a CephCluster of Ceph 18.2 across the cluster's nodes: on three nodes
 # or more, 3 mons (one per node) and failure domain host; on fewer, 1 mon. 1 mgr and 3
 # OSDs on loop devices backed by sparse files, dealt to the nodes in turn (one each on
-# three nodes); everything on the host network at its node's address. Waits until Ceph
+# three nodes); everything on the host network at its node's address, or, with
+# ROOK_NETWORK=multus (env.sh), Ceph's public and cluster networks on the nodes' data
+# link through Rook's Multus provider. Waits until Ceph
 # reports HEALTH_OK, then writes a client configuration for this host's Ceph tools
 # (hack/rook/ceph.sh).
 #
