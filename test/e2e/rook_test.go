@@ -521,10 +521,16 @@ func rookCeph(args ...string) *exec.Cmd {
 }
 
 // rookCephJSON runs a ceph command with JSON output and decodes it into v.
+// Only standard output is decoded: the dump commands say what they dumped ("dumped
+// monmap epoch 3") on standard error.
 func rookCephJSON(v any, args ...string) {
 	GinkgoHelper()
-	out := mustRun(rookCeph(append(args, "--format", "json")...))
-	Expect(json.Unmarshal([]byte(out), v)).To(Succeed(), out)
+	cmd := rookCeph(append(args, "--format", "json")...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "%s: %s%s", cmd.String(), out, stderr.String())
+	Expect(json.Unmarshal(out, v)).To(Succeed(), "%s", out)
 }
 
 // rookFsadmin looks at a file system of the local Rook as its administrator.
