@@ -240,6 +240,10 @@ bench-datapath: ## TeraSort, TestDFSIO and raw overhead: CephFS vs HDFS vs file:
 bench-cluster: ## TeraSort through a BenchmarkRun on the local cluster vs local-mode MapReduce, side by side (long).
 	hack/bench-cluster.sh
 
+.PHONY: bench-network
+bench-network: ## Ingest BenchmarkRuns on the local three nodes with the data network at 100 Mbit/s, 1 and 10 Gbit/s and unlimited (BENCH_NETWORK_ARGS=-h lists the flags).
+	go run ./test/bench/network $(BENCH_NETWORK_ARGS)
+
 ##@ Build and run
 
 .PHONY: build
