@@ -131,9 +131,11 @@ func run(o options) error {
 		return err
 	}
 	defer func() {
+		// Read before stop, which cancels ctx too.
+		interrupted := ctx.Err() != nil
 		// A second Ctrl-C ends the program at once, leaving the rest as it is.
 		stop()
-		if ctx.Err() != nil {
+		if interrupted {
 			step("interrupted: putting the data network back (Ctrl-C again to leave it as it is)")
 		}
 		if err := restore(c, env, o.keep); err != nil {

@@ -138,6 +138,18 @@ func readyState(conditions []metav1.Condition) (bool, string, error) {
 // deleteNamespace deletes the benchmark's namespace and waits until it is gone: the
 // StorageBackend's finalizer removes the CephFilesystem first.
 func deleteNamespace(ctx context.Context, c client.Client) error {
+	// The StorageBackend goes first, while its namespace takes new objects: with
+	// preserveOnDelete false it empties Hadoop's root with a Job in that namespace before
+	// Rook may remove the file system, which a terminating namespace refuses, and the
+	// HadoopCluster before it, which holds it.
+	for _, obj := range []client.Object{
+		&v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: clusterName}},
+		&v1alpha1.StorageBackend{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: backendName}},
+	} {
+		if err := deleteAndWait(ctx, c, obj); err != nil {
+			return err
+		}
+	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}
 	if err := c.Delete(ctx, ns); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -176,4 +188,19 @@ func waitFor(ctx context.Context, what string, done func(context.Context) (bool,
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// deleteAndWait deletes obj and waits until it is gone.
+func deleteAndWait(ctx context.Context, c client.Client, obj client.Object) error {
+	what := fmt.Sprintf("%T %s to be deleted", obj, obj.GetName())
+	if err := c.Delete(ctx, obj); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	return waitFor(ctx, what, func(ctx context.Context) (bool, string, error) {
+		err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		if apierrors.IsNotFound(err) {
+			return true, "", nil
+		}
+		return false, "deleting", err
+	})
 }
