@@ -56,15 +56,7 @@ func DeleteDataJob(d DeleteData) *batchv1.Job {
 		RestartPolicy:                corev1.RestartPolicyNever,
 		AutomountServiceAccountToken: ptr.To(false),
 		EnableServiceLinks:           ptr.To(false),
-		SecurityContext: &corev1.PodSecurityContext{
-			RunAsNonRoot: ptr.To(true),
-			RunAsUser:    ptr.To(HadoopUID),
-			RunAsGroup:   ptr.To(HadoopGID),
-			FSGroup:      ptr.To(HadoopGID),
-			SeccompProfile: &corev1.SeccompProfile{
-				Type: corev1.SeccompProfileTypeRuntimeDefault,
-			},
-		},
+		SecurityContext:              jobPodSecurityContext(),
 		Containers: []corev1.Container{{
 			Name:    "delete-data",
 			Image:   d.Image,
@@ -94,13 +86,7 @@ func DeleteDataJob(d DeleteData) *batchv1.Job {
 			{Name: volumeLogs, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		},
 	}
-	var annotations map[string]string
-	if d.HostNetwork {
-		pod.HostNetwork = true
-		pod.DNSPolicy = corev1.DNSClusterFirstWithHostNet
-	} else if d.PublicNetwork != nil {
-		annotations = map[string]string{NetworksAnnotation: MultusNetworks([]v1alpha1.NetworkAttachment{*d.PublicNetwork})}
-	}
+	annotations := reachCeph(&pod, d.HostNetwork, d.PublicNetwork)
 	return &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
 		ObjectMeta: metav1.ObjectMeta{

@@ -163,15 +163,9 @@ func EvictSessionsJob(in Input, podName string, uid types.UID, fencedAt *time.Ti
 		AutomountServiceAccountToken: ptr.To(false),
 		EnableServiceLinks:           ptr.To(false),
 		ImagePullSecrets:             pullSecrets(hc.Spec.ImagePullSecrets),
-		SecurityContext: &corev1.PodSecurityContext{
-			RunAsNonRoot:   ptr.To(true),
-			RunAsUser:      ptr.To(HadoopUID),
-			RunAsGroup:     ptr.To(HadoopGID),
-			FSGroup:        ptr.To(HadoopGID),
-			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-		},
-		NodeSelector: nodeSelector(hc.Spec.Placement.NodeSelector.Strings(), nil),
-		Tolerations:  v1alpha1.Tolerations(hc.Spec.Placement.Tolerations),
+		SecurityContext:              jobPodSecurityContext(),
+		NodeSelector:                 nodeSelector(hc.Spec.Placement.NodeSelector.Strings(), nil),
+		Tolerations:                  v1alpha1.Tolerations(hc.Spec.Placement.Tolerations),
 		Containers: []corev1.Container{{
 			Name:            string(EvictSessions),
 			Image:           in.image(),

@@ -86,13 +86,7 @@ func FilesystemSettingsJob(s FilesystemSettings) *batchv1.Job {
 		RestartPolicy:                corev1.RestartPolicyNever,
 		AutomountServiceAccountToken: ptr.To(false),
 		EnableServiceLinks:           ptr.To(false),
-		SecurityContext: &corev1.PodSecurityContext{
-			RunAsNonRoot:   ptr.To(true),
-			RunAsUser:      ptr.To(HadoopUID),
-			RunAsGroup:     ptr.To(HadoopGID),
-			FSGroup:        ptr.To(HadoopGID),
-			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-		},
+		SecurityContext:              jobPodSecurityContext(),
 		Containers: []corev1.Container{{
 			Name:    string(FilesystemSettingsComponent),
 			Image:   s.Image,
@@ -126,13 +120,7 @@ func FilesystemSettingsJob(s FilesystemSettings) *batchv1.Job {
 			{Name: volumeTmp, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 		},
 	}
-	var annotations map[string]string
-	if s.HostNetwork {
-		pod.HostNetwork = true
-		pod.DNSPolicy = corev1.DNSClusterFirstWithHostNet
-	} else if s.PublicNetwork != nil {
-		annotations = map[string]string{NetworksAnnotation: MultusNetworks([]v1alpha1.NetworkAttachment{*s.PublicNetwork})}
-	}
+	annotations := reachCeph(&pod, s.HostNetwork, s.PublicNetwork)
 	return &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
 		ObjectMeta: metav1.ObjectMeta{
