@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -60,4 +61,26 @@ func expectOwnMDSDaemons() {
 	for check := range health.Checks {
 		Expect(strings.HasPrefix(check, "MDS_") || strings.HasPrefix(check, "FS_")).To(BeFalse(), "Ceph's health check %s: %v", check, health.Checks[check])
 	}
+}
+
+// expectMDSSettled waits until every MDS pod of the local Rook is Ready and none waits
+// in CrashLoopBackOff, each file system served by its own daemons and Ceph's health
+// without an MDS warning: what the suite leaves behind, kept file systems among it.
+func expectMDSSettled() {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		pods := &corev1.PodList{}
+		g.Expect(k8sClient.List(ctx, pods, client.InNamespace(rookNamespace), client.MatchingLabels{"app": "rook-ceph-mds"})).To(Succeed())
+		g.Expect(pods.Items).NotTo(BeEmpty())
+		for i := range pods.Items {
+			p := &pods.Items[i]
+			for _, c := range p.Status.ContainerStatuses {
+				if w := c.State.Waiting; w != nil {
+					g.Expect(w.Reason).NotTo(Equal("CrashLoopBackOff"), "%s/%s: %s", p.Name, c.Name, w.Message)
+				}
+			}
+			g.Expect(podReady(p)).To(BeTrue(), "MDS pod %s is Ready", p.Name)
+		}
+		g.Expect(InterceptGomegaFailure(expectOwnMDSDaemons)).To(Succeed())
+	}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
 }

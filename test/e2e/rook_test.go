@@ -386,6 +386,9 @@ func rookDeletionSpecs() {
 			"client."+rook.ClientName(newRookBackend(rookAdopter, rookECFS)),
 		), "the erasure-coded file system's clients stay")
 		Expect(waitForBackend(rookAdopter).Status.RawOverhead).To(Equal("1.5"), "the adopted backend is untouched")
+
+		By("leaving the kept file system's MDS daemons healthy and its own, with no MDS warning, once the other file system is gone")
+		expectMDSSettled()
 	})
 }
 
