@@ -44,19 +44,13 @@ func newSupervisor(logDir string) *supervisor {
 
 // start forks a daemon and lists it.
 func (s *supervisor) start(d Daemon) error {
-	p, err := s.fork(d)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.daemons = append(s.daemons, p)
-	s.mu.Unlock()
-	return nil
+	_, err := s.fork(d, func(p *proc) { s.daemons = append(s.daemons, p) })
+	return err
 }
 
 // runOnce runs a command to its end, its output in the log directory.
 func (s *supervisor) runOnce(d Daemon) error {
-	p, err := s.fork(d)
+	p, err := s.fork(d, nil)
 	if err != nil {
 		return err
 	}
@@ -67,7 +61,10 @@ func (s *supervisor) runOnce(d Daemon) error {
 	return nil
 }
 
-func (s *supervisor) fork(d Daemon) (*proc, error) {
+// fork starts d's process and, while the reaper cannot run, lists it by pid and calls
+// list, if given, to list it as a daemon: a process that exits at once is then known
+// for what it is when it is reaped.
+func (s *supervisor) fork(d Daemon, list func(*proc)) (*proc, error) {
 	if err := os.MkdirAll(s.logDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -100,6 +97,9 @@ func (s *supervisor) fork(d Daemon) (*proc, error) {
 	}
 	p := &proc{daemon: d, pid: pid, done: make(chan struct{})}
 	s.procs[pid] = p
+	if list != nil {
+		list(p)
+	}
 	log("started %s (pid %d)", d.Name, pid)
 	return p, nil
 }
@@ -170,17 +170,15 @@ func (s *supervisor) restart(old *proc) {
 	if stopping {
 		return
 	}
-	p, err := s.fork(old.daemon)
+	_, err := s.fork(old.daemon, func(p *proc) {
+		for i, d := range s.daemons {
+			if d == old {
+				s.daemons[i] = p
+			}
+		}
+	})
 	if err != nil {
 		log("%v", err)
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, d := range s.daemons {
-		if d == old {
-			s.daemons[i] = p
-		}
 	}
 }
 
