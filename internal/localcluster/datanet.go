@@ -134,7 +134,7 @@ func removeDataSwitch() error {
 func DataRateCommands(nodes int, rate string) ([][]string, error) {
 	var burst int64
 	if rate != "" {
-		bits, err := parseRate(rate)
+		bits, err := ParseDataRate(rate)
 		if err != nil {
 			return nil, err
 		}
@@ -153,8 +153,9 @@ func DataRateCommands(nodes int, rate string) ([][]string, error) {
 	return cmds, nil
 }
 
-// parseRate reads a rate as tc writes it: a number and kbit, mbit or gbit.
-func parseRate(rate string) (int64, error) {
+// ParseDataRate reads a rate as data-rate takes it and tc writes it, in bits per
+// second: a whole number and kbit, mbit or gbit.
+func ParseDataRate(rate string) (int64, error) {
 	for _, u := range []struct {
 		suffix string
 		mult   int64

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,30 +13,11 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/localcluster"
 )
 
 // unlimited lifts the limit, as local-cluster data-rate takes it.
 const unlimited = "unlimited"
-
-// tcRate is a rate as local-cluster data-rate passes it to tc: a whole number of
-// kbit, mbit or gbit.
-var tcRate = regexp.MustCompile(`^([1-9][0-9]*)(kbit|mbit|gbit)$`)
-
-var unitBits = map[string]int64{"kbit": 1e3, "mbit": 1e6, "gbit": 1e9}
-
-// rateBits is a tc rate in bits per second; false for unlimited or a rate tc's form
-// does not take.
-func rateBits(rate string) (int64, bool) {
-	m := tcRate.FindStringSubmatch(rate)
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil || n > 1e18/unitBits[m[2]] {
-		return 0, false
-	}
-	return n * unitBits[m[2]], true
-}
 
 // parseRates reads -rates: tc rates or "unlimited", separated by blanks or commas,
 // each once.
@@ -49,8 +28,8 @@ func parseRates(s string) ([]string, error) {
 	}
 	seen := map[int64]string{}
 	for _, f := range fields {
-		bits, ok := rateBits(f)
-		if !ok && f != unlimited {
+		bits, err := localcluster.ParseDataRate(f)
+		if err != nil && f != unlimited {
 			return nil, fmt.Errorf("-rates: %q is not a rate: a whole number of kbit, mbit or gbit, such as 1gbit, or %q", f, unlimited)
 		}
 		if before, dup := seen[bits]; dup {
@@ -64,12 +43,15 @@ func parseRates(s string) ([]string, error) {
 // linkRate is the hadoopceph.io/link-rate annotation that declares rate, "" for
 // unlimited: the link's rate is then the host's, which nobody knows.
 func linkRate(rate string) string {
-	m := tcRate.FindStringSubmatch(rate)
-	if m == nil {
+	if _, err := localcluster.ParseDataRate(rate); err != nil {
 		return ""
 	}
-	unit := map[string]string{"kbit": "kbit", "mbit": "Mbit", "gbit": "Gbit"}[m[2]]
-	return m[1] + unit
+	for _, u := range [][2]string{{"gbit", "Gbit"}, {"mbit", "Mbit"}, {"kbit", "kbit"}} {
+		if n, ok := strings.CutSuffix(rate, u[0]); ok {
+			return n + u[1]
+		}
+	}
+	return ""
 }
 
 // slot is one run: a rate and the repetition of it.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/localcluster"
 )
 
 func TestParseRates(t *testing.T) {
@@ -58,7 +59,7 @@ func TestLinkRate(t *testing.T) {
 		}
 		// The operator records the annotation only when it reads as the same rate.
 		bits, err := hadoop.ParseLinkRate(got)
-		tcBits, _ := rateBits(rate)
+		tcBits, _ := localcluster.ParseDataRate(rate)
 		if err != nil || bits != tcBits {
 			t.Errorf("the operator reads %q as %d bit/s (%v), tc %q as %d", got, bits, err, rate, tcBits)
 		}
