@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/localcluster"
 )
 
 // The local Rook of the suite puts Ceph's public network on the data network with
@@ -29,11 +30,12 @@ const (
 )
 
 var (
-	// rookPublicRange and rookClusterRange are hack/rook/env.sh's ranges.
-	rookPublicRange  = netip.MustParsePrefix("10.119.48.0/20")
+	// rookPublicRange is the local cluster's, where every node has its own interface
+	// (hack/rook/env.sh gives Rook the same), and rookClusterRange hack/rook/env.sh's.
+	rookPublicRange  = localcluster.DefaultSettings("", "").CephPublicCIDR
 	rookClusterRange = netip.MustParsePrefix("10.119.64.0/20")
 	// serviceRange is the local cluster's Services', where Rook's mons listen.
-	serviceRange = netip.MustParsePrefix("10.96.0.0/16")
+	serviceRange = localcluster.DefaultSettings("", "").ServiceCIDR
 )
 
 // addrIn is the IP of a Ceph address ("v2:10.119.48.40:6800/1234") and whether it is
