@@ -74,10 +74,13 @@ func hdfsBaselineSpecs() {
 		// same host ports.
 		hc := newClusterOn(hdfsCluster, hdfsBackend)
 		// The node's two cores are requested by the suite's cluster, the HDFS and a
-		// stage pod of 500m: this one idles while CephFS is measured. YARN sees the
-		// same vcores (spec.nodeManagers.yarn) and memory (the limit), so the runs stay
-		// comparable.
+		// stage pod of 500m, and a worker's memory (a third of the host's) by the
+		// DataNode, Multus and whichever of the suite's daemons land there: this one
+		// idles while CephFS is measured, and the other while HDFS is, so it requests
+		// little of either. YARN sees the same vcores (spec.nodeManagers.yarn) and
+		// memory (the limit, 6Gi), so the runs stay comparable.
 		hc.Spec.NodeManagers.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("100m")
+		hc.Spec.NodeManagers.Resources.Requests[corev1.ResourceMemory] = resource.MustParse("1Gi")
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
 		DeferCleanup(func() {
 			Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, hc))).To(Succeed())
