@@ -123,6 +123,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		HadoopImage:   opts.HadoopImage,
 		APIs:          apis,
 		NameNodes:     nameNodes,
+		MDSNamespaces: rookNamespaces(opts),
 	}
 	if err := sb.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the StorageBackend controller: %w", err)
@@ -163,4 +164,13 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("watching for the optional APIs: %w", err)
 	}
 	return nil
+}
+
+// rookNamespaces are the namespaces of Rook's daemons the operator watches: every
+// namespace when its cache is not limited, else the Rook namespaces it was given.
+func rookNamespaces(opts Options) []string {
+	if len(opts.WatchNamespaces) == 0 {
+		return nil
+	}
+	return slices.Compact(slices.Sorted(slices.Values(append([]string{opts.RookNamespace}, opts.RookNamespaces...))))
 }

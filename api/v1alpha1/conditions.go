@@ -25,6 +25,11 @@ const (
 	// (refuse_standby_for_another_fs). Informational: Ready does not summarise it,
 	// since Hadoop works without them.
 	ConditionFilesystemSettingsApplied = "FilesystemSettingsApplied"
+	// ConditionMetadataServersHealthy: the MDS pods Rook runs for a Rook-mode
+	// backend's file system are Ready and none waits in CrashLoopBackOff.
+	// Informational: Ready does not summarise it, since a file system keeps serving
+	// while its active daemon holds on and a standby restarts.
+	ConditionMetadataServersHealthy = "MetadataServersHealthy"
 	// ConditionDeletionBlocked: deletion was requested and is waiting, for example
 	// because HadoopClusters still use the backend.
 	ConditionDeletionBlocked = "DeletionBlocked"
@@ -62,6 +67,16 @@ const (
 	// ReasonSettingsFailed: that Job failed, or cannot be run; the message says why
 	// and what to do.
 	ReasonSettingsFailed = "SettingsFailed"
+
+	// ReasonMetadataServersReady: every MDS pod of the file system is Ready.
+	ReasonMetadataServersReady = "MetadataServersReady"
+	// ReasonMetadataServerCrashLooping: an MDS pod of the file system waits in
+	// CrashLoopBackOff; the message names it and its restarts.
+	ReasonMetadataServerCrashLooping = "MetadataServerCrashLooping"
+	// ReasonMetadataServersNotReady: an MDS pod of the file system is not Ready.
+	ReasonMetadataServersNotReady = "MetadataServersNotReady"
+	// ReasonNoMetadataServers: Rook runs no MDS pod for the file system (yet).
+	ReasonNoMetadataServers = "NoMetadataServers"
 
 	// ReasonSubVolumeGroupOwnedElsewhere: the CephFilesystemSubVolumeGroup for Hadoop's
 	// root exists and was not created for this StorageBackend.

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
@@ -49,6 +50,12 @@ type Reconciler struct {
 	APIs lifecycle.APIs
 	// NameNodes asks an HDFS backend's NameNodes for their state.
 	NameNodes NameNodeAsker
+	// MDSNamespaces are the Rook namespaces whose MDS pods are watched; empty means
+	// every namespace.
+	MDSNamespaces []string
+
+	// mds holds Rook's MDS pods, trimmed to what MetadataServersHealthy reads (mds.go).
+	mds client.Reader
 }
 
 // +kubebuilder:rbac:groups=hadoopceph.io,resources=storagebackends,verbs=get;list;watch;update;patch
@@ -60,6 +67,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;patch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
@@ -166,6 +174,15 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret)).
 		Watches(&v1alpha1.HadoopCluster{}, handler.EnqueueRequestsFromMapFunc(r.byHadoopCluster), builder.WithPredicates(backendRef))
 	if r.APIs.Rook {
+		mds, err := newMDSCache(mgr, r.MDSNamespaces)
+		if err != nil {
+			return fmt.Errorf("creating the cache of Rook's MDS pods: %w", err)
+		}
+		if err := mgr.Add(mds); err != nil {
+			return err
+		}
+		r.mds = mds
+		b = b.WatchesRawSource(source.Kind(mds, &corev1.Pod{}, handler.TypedEnqueueRequestsFromMapFunc(r.byMetadataServer)))
 		b = b.Watches(&cephv1.CephFilesystem{}, handler.EnqueueRequestsFromMapFunc(r.byRookFilesystem)).
 			Watches(&cephv1.CephFilesystemSubVolumeGroup{}, handler.EnqueueRequestsFromMapFunc(r.bySubVolumeGroup)).
 			Watches(&cephv1.CephClient{}, handler.EnqueueRequestsFromMapFunc(r.byRookClient)).

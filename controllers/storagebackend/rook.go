@@ -68,6 +68,13 @@ func (r *Reconciler) reconcileRook(ctx context.Context, p *pass) error {
 	}
 	usable := fs != nil
 	if usable {
+		if err := r.reportMetadataServers(ctx, p, fs); err != nil {
+			return err
+		}
+	} else {
+		p.Lacks(v1alpha1.ConditionMetadataServersHealthy, lifecycle.Dependency(v1alpha1.ConditionFilesystemReady))
+	}
+	if usable {
 		if usable, err = r.reconcileSubVolumeGroup(ctx, p, ns, fs); err != nil {
 			return p.Failed(v1alpha1.ConditionFilesystemReady, err)
 		}

@@ -81,13 +81,15 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonNoActiveNameNode:             true,
 	v1alpha1.ReasonClientConfigMapConflict:      true,
 	v1alpha1.ReasonSettingsFailed:               true,
+	v1alpha1.ReasonMetadataServerCrashLooping:   true,
 }
 
 // transitions turn condition changes into events, so that each wait, conflict or block
 // is reported once when it starts rather than on every pass. Parts becoming ready are
 // reported through Ready alone, and conditions that only wait for another one are left
-// out: that one has its own event. DeletionBlocked's True is news, and so is
-// FilesystemSettingsApplied's, which Ready does not report.
+// out: that one has its own event. DeletionBlocked's True is news, and so are
+// FilesystemSettingsApplied's and MetadataServersHealthy's, which Ready does not
+// report.
 var transitions = lifecycle.Transitions{
 	Warnings: warningReasons,
 	Skip: func(c metav1.Condition) bool {
@@ -97,7 +99,8 @@ var transitions = lifecycle.Transitions{
 		case c.Reason == v1alpha1.ReasonDependencyNotReady:
 			return true
 		default:
-			return c.Status == metav1.ConditionTrue && c.Type != v1alpha1.ConditionDeletionBlocked && c.Type != v1alpha1.ConditionFilesystemSettingsApplied
+			return c.Status == metav1.ConditionTrue && c.Type != v1alpha1.ConditionDeletionBlocked &&
+				c.Type != v1alpha1.ConditionFilesystemSettingsApplied && c.Type != v1alpha1.ConditionMetadataServersHealthy
 		}
 	},
 }

@@ -9,7 +9,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
 // Several CephFS file systems on one Rook: each StorageBackend's own, and those kept
@@ -83,4 +87,20 @@ func expectMDSSettled() {
 		}
 		g.Expect(InterceptGomegaFailure(expectOwnMDSDaemons)).To(Succeed())
 	}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+}
+
+// expectMetadataServersHealthy checks that each backend reports its file system's MDS
+// pods Ready, with the pods it names among Rook's.
+func expectMetadataServersHealthy(backends ...string) {
+	GinkgoHelper()
+	for _, name := range backends {
+		Eventually(func(g Gomega) {
+			sb := &v1alpha1.StorageBackend{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, sb)).To(Succeed())
+			c := meta.FindStatusCondition(sb.Status.Conditions, v1alpha1.ConditionMetadataServersHealthy)
+			g.Expect(c).NotTo(BeNil(), "%+v", sb.Status.Conditions)
+			g.Expect(c.Status).To(Equal(metav1.ConditionTrue), "%s: %s", c.Reason, c.Message)
+			g.Expect(c.Message).To(ContainSubstring("rook-ceph-mds-" + sb.Spec.CephFS.Rook.FilesystemName + "-a"))
+		}).WithTimeout(time.Minute).Should(Succeed(), "StorageBackend %s", name)
+	}
 }

@@ -260,6 +260,7 @@ func rookTeraSortSpecs() {
 		By("two file systems side by side: each served by its own MDS daemons, none restarted during the sort, no MDS warning")
 		Expect(mdsRestarts()).To(Equal(mdsBefore), "restarts of Rook's MDS containers, by pod")
 		expectOwnMDSDaemons()
+		expectMetadataServersHealthy(rookReplicatedBackend, rookECBackend)
 
 		// Ceph's pool statistics follow the OSDs' reports by a few seconds.
 		Eventually(func(g Gomega) {
@@ -389,6 +390,7 @@ func rookDeletionSpecs() {
 
 		By("leaving the kept file system's MDS daemons healthy and its own, with no MDS warning, once the other file system is gone")
 		expectMDSSettled()
+		expectMetadataServersHealthy(rookAdopter)
 	})
 }
 
