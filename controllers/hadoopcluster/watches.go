@@ -155,22 +155,9 @@ func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error
 	if err != nil {
 		return nil, err
 	}
-	var podNamespaces map[string]cache.Config
-	if len(namespaces) > 0 {
-		podNamespaces = map[string]cache.Config{}
-		for _, ns := range namespaces {
-			podNamespaces[ns] = cache.Config{}
-		}
-	}
-	return cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient:                  mgr.GetHTTPClient(),
-		Scheme:                      mgr.GetScheme(),
-		Mapper:                      mgr.GetRESTMapper(),
-		ReaderFailOnMissingInformer: true,
-		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Pod{}:  {Label: selector, Namespaces: podNamespaces, Transform: trimPod},
-			&corev1.Node{}: {Transform: trimNode},
-		},
+	return lifecycle.NewCache(mgr, map[client.Object]cache.ByObject{
+		&corev1.Pod{}:  {Label: selector, Namespaces: lifecycle.InNamespaces(namespaces), Transform: trimPod},
+		&corev1.Node{}: {Transform: trimNode},
 	})
 }
 

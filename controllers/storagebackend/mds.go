@@ -15,6 +15,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -26,24 +27,11 @@ import (
 
 // newMDSCache is a cache of Rook's MDS pods in namespaces (all when empty).
 func newMDSCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error) {
-	var byNamespace map[string]cache.Config
-	if len(namespaces) > 0 {
-		byNamespace = map[string]cache.Config{}
-		for _, ns := range namespaces {
-			byNamespace[ns] = cache.Config{}
-		}
-	}
-	return cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient:                  mgr.GetHTTPClient(),
-		Scheme:                      mgr.GetScheme(),
-		Mapper:                      mgr.GetRESTMapper(),
-		ReaderFailOnMissingInformer: true,
-		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Pod{}: {
-				Label:      labels.SelectorFromSet(rook.MetadataServerAppLabels()),
-				Namespaces: byNamespace,
-				Transform:  trimMDSPod,
-			},
+	return lifecycle.NewCache(mgr, map[client.Object]cache.ByObject{
+		&corev1.Pod{}: {
+			Label:      labels.SelectorFromSet(rook.MetadataServerAppLabels()),
+			Namespaces: lifecycle.InNamespaces(namespaces),
+			Transform:  trimMDSPod,
 		},
 	})
 }
