@@ -8,7 +8,10 @@ import re
 def replace_section(doc, section):
     """Puts section, whose first line is its "## " heading, into the file doc."""
     heading = section.split("\n", 1)[0]
-    text = open(doc).read() if os.path.exists(doc) else "# Benchmarks\n"
+    text = "# Benchmarks\n"
+    if os.path.exists(doc):
+        with open(doc) as f:
+            text = f.read()
     m = re.search("^" + re.escape(heading) + r"\n.*?(?=^## |\Z)", text, flags=re.M | re.S)
     if m:
         rest = text[m.end():]
