@@ -43,6 +43,10 @@ const (
 	rookECFS              = "hadoop-ec"
 	// rookAdopter takes over the erasure-coded file system once rookECBackend is gone.
 	rookAdopter = "rook-ec-adopted"
+	// rookKeptBackend is deleted at once, and its file system stays beside the others
+	// to the end of the suite, as a user's kept file system would.
+	rookKeptBackend = "rook-kept"
+	rookKeptFS      = "hadoop-kept"
 
 	rookReplicatedCluster = "rook-rep"
 	rookECCluster         = "rook-ec"
@@ -226,6 +230,21 @@ func rookBackendSpecs() {
 		}
 		Expect(rookFsadmin(rookECFS, "exists", outside+"/written").Run()).NotTo(Succeed(), "nothing was written outside the root")
 	})
+
+	It("keeps a deleted StorageBackend's file system, whose MDS daemons go on serving it alone beside the other file systems", func() {
+		sb := newRookBackend(rookKeptBackend, rookKeptFS)
+		Expect(k8sClient.Create(ctx, sb)).To(Succeed())
+		waitForBackend(rookKeptBackend)
+		expectSettingsApplied(sb, rookKeptFS)
+		expectMetadataServersHealthy(rookKeptBackend)
+
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		Eventually(func() error {
+			return k8sClient.Get(ctx, client.ObjectKeyFromObject(sb), sb)
+		}).WithTimeout(2*time.Minute).Should(Satisfy(apierrors.IsNotFound), "the backend is gone")
+		Expect(cephFilesystems()).To(ContainElement(rookKeptFS), "preserveOnDelete is true by default")
+		expectMDSSettled()
+	})
 }
 
 func rookTeraSortSpecs() {
@@ -257,7 +276,7 @@ func rookTeraSortSpecs() {
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
 		Expect(cleanTeraSort(waitForRun(keptRookTeraSort))).To(Equal(rookTeraGenChecksum),
 			"TeraGen wrote the same rows on both backends")
-		By("two file systems side by side: each served by its own MDS daemons, none restarted during the sort, no MDS warning")
+		By("three file systems side by side, one kept without a backend: each served by its own MDS daemons, none restarted during the sort, no MDS warning")
 		Expect(mdsRestarts()).To(Equal(mdsBefore), "restarts of Rook's MDS containers, by pod")
 		expectOwnMDSDaemons()
 		expectMetadataServersHealthy(rookReplicatedBackend, rookECBackend)
@@ -380,7 +399,7 @@ func rookDeletionSpecs() {
 			}
 		}
 		Eventually(cephPools).WithTimeout(3 * time.Minute).Should(ConsistOf(remaining))
-		Eventually(cephFilesystems).WithTimeout(time.Minute).Should(ConsistOf(rookECFS))
+		Eventually(cephFilesystems).WithTimeout(time.Minute).Should(ConsistOf(rookECFS, rookKeptFS))
 		Eventually(cephClients).WithTimeout(time.Minute).ShouldNot(ContainElement(BeElementOf("client."+clientName, "client."+rook.EvictorName(sb), "client."+rook.SettingsClientName(sb))))
 		Expect(cephClients()).To(ContainElements(
 			"client."+rook.ClientName(newRookBackend(rookECBackend, rookECFS)),
