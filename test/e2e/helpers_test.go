@@ -384,3 +384,10 @@ func kubectl(args ...string) *exec.Cmd {
 	}
 	return command(bin, args...)
 }
+
+// runLogged runs a long command with its output going to the spec's log as it comes.
+func runLogged(cmd *exec.Cmd) {
+	GinkgoHelper()
+	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
+	Expect(cmd.Run()).To(Succeed(), "%s", cmd.String())
+}
