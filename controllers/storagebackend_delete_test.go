@@ -101,6 +101,39 @@ var _ = Describe("StorageBackend deletion", Label("envtest"), func() {
 		Eventually(gone(sb)).Should(Succeed())
 	})
 
+	It("says how to get out when preserveOnDelete is false and the backend's namespace is being deleted, and goes keeping the data once preserveOnDelete is true", func() {
+		sb := readyBackend("doomed", func(r *v1alpha1.RookCephFS) { r.PreserveOnDelete = ptr.To(false) })
+		fs, svg, cc := rookObjects(sb)
+
+		// Without a namespace controller the namespace stays Terminating and deletes
+		// nothing in it: the backend is deleted as the namespace controller would.
+		Expect(k8sClient.Delete(ctx, namespace(ns))).To(Succeed())
+		Expect(k8sClient.Delete(ctx, sb)).To(Succeed())
+		Eventually(condition(sb, v1alpha1.ConditionDeletionBlocked)).Should(Equal("True/NamespaceTerminating"))
+		Expect(conditionMessage(sb, v1alpha1.ConditionDeletionBlocked)(Default)).To(And(
+			ContainSubstring("by a Job in namespace "+ns+", which is being deleted"),
+			ContainSubstring("set spec.cephFS.rook.preserveOnDelete to true"),
+		))
+		Consistently(func(g Gomega) {
+			for _, obj := range []client.Object{svg, cc} {
+				g.Expect(get(obj)()).To(Succeed())
+				g.Expect(obj.GetDeletionTimestamp()).To(BeNil())
+			}
+		}, time.Second).Should(Succeed(), "nothing of Rook's is deleted while the root cannot be emptied")
+
+		By("keeping everything once preserveOnDelete is true")
+		Eventually(func(g Gomega) {
+			cur := fresh(sb)(g)
+			cur.Spec.CephFS.Rook.PreserveOnDelete = ptr.To(true)
+			g.Expect(k8sClient.Update(ctx, cur)).To(Succeed())
+		}).Should(Succeed())
+		Eventually(gone(sb)).Should(Succeed())
+		for _, obj := range []client.Object{fs, svg, cc} {
+			Expect(get(obj)()).To(Succeed())
+			Expect(obj.GetDeletionTimestamp()).To(BeNil(), "%s is kept", obj.GetName())
+		}
+	})
+
 	It("lets a new backend with adoptExisting take over the file system and root a deleted one preserved", func() {
 		first := readyBackend("first", func(r *v1alpha1.RookCephFS) { r.FilesystemName = "kept" })
 		fs, svg, _ := rookObjects(first)

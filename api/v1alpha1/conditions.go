@@ -95,6 +95,10 @@ const (
 	ReasonDeletingData = "DeletingData"
 	// ReasonDataDeletionFailed: that Job failed; deleting it starts another.
 	ReasonDataDeletionFailed = "DataDeletionFailed"
+	// ReasonNamespaceTerminating: preserveOnDelete is false, and the backend's
+	// namespace is being deleted, so the Job that empties Hadoop's root cannot run
+	// there; the message says the ways out.
+	ReasonNamespaceTerminating = "NamespaceTerminating"
 	// ReasonRookNotInstalled: a Rook-mode StorageBackend, and the API server does not
 	// serve Rook's kinds (or did not when the operator started).
 	ReasonRookNotInstalled = "RookNotInstalled"

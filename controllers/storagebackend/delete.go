@@ -106,6 +106,29 @@ func (r *Reconciler) deleteData(ctx context.Context, p *pass) (bool, error) {
 	case !svg.DeletionTimestamp.IsZero() || !rook.OwnedBy(svg, sb) || naming.DoNotReconcile(svg):
 		return true, nil
 	}
+	job := &batchv1.Job{}
+	name := naming.ShortName(sb.Name+"-delete-data", 63)
+	jobErr := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: name}, job)
+	if jobErr != nil && !apierrors.IsNotFound(jobErr) {
+		return false, fmt.Errorf("reading Job %s: %w", name, jobErr)
+	}
+	if jobErr == nil && lifecycle.JobCondition(job, batchv1.JobComplete) != nil {
+		return true, nil
+	}
+	// A namespace being deleted takes no new Job and deletes the one that runs, with
+	// the client config Secret: the root cannot be emptied from it, and going on as if
+	// it had been would only leave Rook refusing a non-empty subvolume group.
+	switch terminating, err := r.namespaceTerminating(ctx, sb.Namespace); {
+	case err != nil:
+		return false, fmt.Errorf("reading namespace %s: %w", sb.Namespace, err)
+	case terminating:
+		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonNamespaceTerminating, fmt.Sprintf(
+			"preserveOnDelete is false, and Hadoop's root %s must be emptied before Rook deletes it, by a Job in namespace %s, which is being deleted and takes no new objects. "+
+				"To keep the data and let the namespace go, set spec.cephFS.rook.preserveOnDelete to true; to delete the data as well, then remove %s in file system %s with a Ceph client of your own (docs/storage.md)",
+			spec.RootPath, sb.Namespace, spec.RootPath, spec.FilesystemName))
+		return false, nil
+	}
+
 	secret := &metav1.PartialObjectMetadata{}
 	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
 	switch err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: cephconf.SecretName(sb.Name)}, secret); {
@@ -115,18 +138,10 @@ func (r *Reconciler) deleteData(ctx context.Context, p *pass) (bool, error) {
 		return false, fmt.Errorf("reading the client config Secret: %w", err)
 	}
 
-	job := &batchv1.Job{}
-	name := naming.ShortName(sb.Name+"-delete-data", 63)
-	err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: name}, job)
-	if apierrors.IsNotFound(err) {
+	if jobErr != nil {
 		return false, r.startDeleteData(ctx, p, name, ns)
 	}
-	if err != nil {
-		return false, fmt.Errorf("reading Job %s: %w", name, err)
-	}
 	switch {
-	case lifecycle.JobCondition(job, batchv1.JobComplete) != nil:
-		return true, nil
 	case lifecycle.JobCondition(job, batchv1.JobFailed) != nil:
 		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDataDeletionFailed,
 			fmt.Sprintf("preserveOnDelete is false, and Job %s, which empties Hadoop's root %s before Rook deletes it, failed: see its pods' logs; delete the Job to try again", name, spec.RootPath))
@@ -240,4 +255,14 @@ func (r *Reconciler) deleteOwned(ctx context.Context, p *pass, obj client.Object
 			"Deleted "+ref+" because preserveOnDelete is false")
 	}
 	return true, nil
+}
+
+// namespaceTerminating reports whether namespace is being deleted.
+func (r *Reconciler) namespaceTerminating(ctx context.Context, namespace string) (bool, error) {
+	ns := &metav1.PartialObjectMetadata{}
+	ns.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Namespace"))
+	if err := r.Get(ctx, client.ObjectKey{Name: namespace}, ns); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	return !ns.DeletionTimestamp.IsZero(), nil
 }

@@ -82,6 +82,7 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonClientConfigMapConflict:      true,
 	v1alpha1.ReasonSettingsFailed:               true,
 	v1alpha1.ReasonMetadataServerCrashLooping:   true,
+	v1alpha1.ReasonNamespaceTerminating:         true,
 }
 
 // transitions turn condition changes into events, so that each wait, conflict or block
