@@ -170,14 +170,7 @@ func trimPod(obj any) (any, error) {
 	if !ok {
 		return obj, nil
 	}
-	out := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
-		Name:              pod.Name,
-		Namespace:         pod.Namespace,
-		UID:               pod.UID,
-		ResourceVersion:   pod.ResourceVersion,
-		Labels:            pod.Labels,
-		DeletionTimestamp: pod.DeletionTimestamp,
-	}}
+	out := &corev1.Pod{ObjectMeta: lifecycle.TrimmedMeta(pod)}
 	if h, ok := pod.Annotations[hadoop.SchedulerHashAnnotation]; ok {
 		out.Annotations = map[string]string{hadoop.SchedulerHashAnnotation: h}
 	}

@@ -6,7 +6,6 @@ import (
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -43,14 +42,7 @@ func trimMDSPod(obj any) (any, error) {
 	if !ok {
 		return obj, nil
 	}
-	out := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
-		Name:              pod.Name,
-		Namespace:         pod.Namespace,
-		UID:               pod.UID,
-		ResourceVersion:   pod.ResourceVersion,
-		Labels:            pod.Labels,
-		DeletionTimestamp: pod.DeletionTimestamp,
-	}}
+	out := &corev1.Pod{ObjectMeta: lifecycle.TrimmedMeta(pod)}
 	for _, c := range pod.Status.Conditions {
 		if c.Type == corev1.PodReady {
 			out.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status}}

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -31,4 +32,18 @@ func InNamespaces(namespaces []string) map[string]cache.Config {
 		out[ns] = cache.Config{}
 	}
 	return out
+}
+
+// TrimmedMeta is what a trimmed cached object keeps of obj's metadata: its identity,
+// the version a watch resumes from, its labels (which map it to its owner), and
+// whether it is being deleted.
+func TrimmedMeta(obj metav1.Object) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name:              obj.GetName(),
+		Namespace:         obj.GetNamespace(),
+		UID:               obj.GetUID(),
+		ResourceVersion:   obj.GetResourceVersion(),
+		Labels:            obj.GetLabels(),
+		DeletionTimestamp: obj.GetDeletionTimestamp(),
+	}
 }
