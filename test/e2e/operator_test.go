@@ -88,14 +88,21 @@ func operatorSpecs() {
 		// The Multus release's own CRD, which the local cluster installed with Multus
 		// and BeforeSuite removed; the later specs have it, as the cluster does.
 		mustRun(kubectl("apply", "--server-side", "-f", multusCRDFile()))
-		Eventually(func(g Gomega) {
-			c := operatorContainer(g)
-			g.Expect(c.RestartCount).To(Equal(before + 1))
-			g.Expect(c.LastTerminationState.Terminated).NotTo(BeNil())
-			g.Expect(c.LastTerminationState.Terminated.ExitCode).To(BeZero())
-			g.Expect(c.Ready).To(BeTrue())
-		}).WithTimeout(2 * time.Minute).Should(Succeed())
+		expectOperatorRestartedCleanly(before)
 	})
+}
+
+// expectOperatorRestartedCleanly waits until the operator's container, which had
+// restarted before times, has restarted once more after exiting with 0, and is Ready.
+func expectOperatorRestartedCleanly(before int32) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		c := operatorContainer(g)
+		g.Expect(c.RestartCount).To(Equal(before + 1))
+		g.Expect(c.LastTerminationState.Terminated).NotTo(BeNil())
+		g.Expect(c.LastTerminationState.Terminated.ExitCode).To(BeZero())
+		g.Expect(c.Ready).To(BeTrue())
+	}).WithTimeout(2 * time.Minute).Should(Succeed())
 }
 
 // operatorContainer is the status of the manager container of the operator's one pod.

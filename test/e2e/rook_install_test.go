@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"time"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -49,12 +47,6 @@ func rookInstallSpecs() {
 			Expect(version).To(HavePrefix("ceph version 18.2."), "every daemon runs Ceph Reef")
 		}
 
-		Eventually(func(g Gomega) {
-			c := operatorContainer(g)
-			g.Expect(c.RestartCount).To(Equal(before + 1))
-			g.Expect(c.LastTerminationState.Terminated).NotTo(BeNil())
-			g.Expect(c.LastTerminationState.Terminated.ExitCode).To(BeZero())
-			g.Expect(c.Ready).To(BeTrue())
-		}).WithTimeout(2 * time.Minute).Should(Succeed())
+		expectOperatorRestartedCleanly(before)
 	})
 }
