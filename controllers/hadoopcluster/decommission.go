@@ -16,6 +16,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -194,7 +195,7 @@ func (r *Reconciler) leavingNode(ctx context.Context, hc *v1alpha1.HadoopCluster
 	}
 	// The readiness probe asks the same REST API: a pod that is not ready has no
 	// NodeManager that answers, or one that is still starting and runs nothing.
-	n.serving = pod.DeletionTimestamp.IsZero() && podReady(pod) && pod.Status.PodIP != ""
+	n.serving = pod.DeletionTimestamp.IsZero() && podstatus.Ready(pod) && pod.Status.PodIP != ""
 	if !n.serving {
 		if pod.DeletionTimestamp.IsZero() && containerRunning(pod, string(hadoop.NodeManager)) {
 			if n.nodeID == "" {
@@ -250,15 +251,6 @@ func nodeHost(id string) string {
 		return host
 	}
 	return id
-}
-
-func podReady(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // decommissionMessage is NodeManagersReady's message while a decommission runs.

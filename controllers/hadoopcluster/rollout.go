@@ -17,6 +17,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // The NodeManagers' and the ResourceManager's StatefulSets update OnDelete: the
@@ -116,10 +117,10 @@ func rolloutState(pods []corev1.Pod, stsName, updateRevision string, desired int
 		seen[ordinal] = true
 		current := pod.Labels[appsv1.ControllerRevisionHashLabelKey] == updateRevision
 		switch {
-		case !pod.DeletionTimestamp.IsZero() || (current && !podReady(pod)):
+		case !pod.DeletionTimestamp.IsZero() || (current && !podstatus.Ready(pod)):
 			out.busy = cmp.Or(out.busy, pod.Name)
 		case !current:
-			outdated = append(outdated, candidate{pod.Name, ordinal, podReady(pod)})
+			outdated = append(outdated, candidate{pod.Name, ordinal, podstatus.Ready(pod)})
 		}
 	}
 	for i := range int(desired) {

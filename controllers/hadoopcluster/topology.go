@@ -15,6 +15,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // The connector names the OSDs' nodes in block locations, and YARN knows its
@@ -120,7 +121,7 @@ func planNodeManagerHosts(recorded []v1alpha1.NodeManagerHost, pods []corev1.Pod
 	}
 	for _, pod := range pods {
 		// The readiness probe asks the same REST API.
-		serving := pod.DeletionTimestamp.IsZero() && podReady(&pod) && pod.Status.PodIP != ""
+		serving := pod.DeletionTimestamp.IsZero() && podstatus.Ready(&pod) && pod.Status.PodIP != ""
 		if !known[pod.UID] && serving && pod.Spec.NodeName != "" {
 			ask = append(ask, pod)
 		}

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // MetadataServerLabels select the MDS pods Rook runs for file system fs.
@@ -62,7 +63,7 @@ func MetadataServerHealth(fs, namespace string, pods []corev1.Pod) Health {
 				crashing = append(crashing, fmt.Sprintf("%s (container %s, %d restarts%s)", p.Name, c.Name, c.RestartCount, lastExit(c)))
 			}
 		}
-		if !podReady(p) {
+		if !podstatus.Ready(p) {
 			notReady = append(notReady, p.Name)
 		}
 	}
@@ -101,13 +102,4 @@ func lastExit(c corev1.ContainerStatus) string {
 		return fmt.Sprintf(", last exit code %d", t.ExitCode)
 	}
 	return fmt.Sprintf(", last exit code %d: %s", t.ExitCode, t.Reason)
-}
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/jobhistory"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -127,7 +128,7 @@ func decommissionSpecs() {
 				pods := &corev1.PodList{}
 				Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c)))).To(Succeed())
 				for _, p := range pods.Items {
-					if p.DeletionTimestamp.IsZero() && podReady(&p) {
+					if p.DeletionTimestamp.IsZero() && podstatus.Ready(&p) {
 						out[p.Name] = string(p.UID)
 					}
 				}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // The device plugin's spec: no machine here has an RDMA NIC, so the e2e suite's own
@@ -96,7 +97,7 @@ func deviceSpecs() {
 			i := slices.IndexFunc(pods.Items, func(p corev1.Pod) bool { return p.Spec.NodeName != "" })
 			g.Expect(i).NotTo(BeNumerically("<", 0), "no NodeManager was scheduled")
 			running, pending = pods.Items[i], pods.Items[1-i]
-			g.Expect(podReady(&running)).To(BeTrue(), "NodeManager %s is not ready: %+v", running.Name, running.Status.Conditions)
+			g.Expect(podstatus.Ready(&running)).To(BeTrue(), "NodeManager %s is not ready: %+v", running.Name, running.Status.Conditions)
 			scheduled := podScheduledCondition(&pending)
 			g.Expect(scheduled).NotTo(BeNil(), "pod %s has no PodScheduled condition", pending.Name)
 			g.Expect(scheduled.Reason).To(Equal(corev1.PodReasonUnschedulable))

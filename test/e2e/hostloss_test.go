@@ -21,6 +21,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -223,7 +224,7 @@ func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, 
 		cur := &corev1.Pod{}
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), cur)).To(Succeed())
 		g.Expect(cur.UID).To(Equal(pod.UID))
-		g.Expect(podReady(cur)).To(BeTrue(), "the restarted NodeManager %s is not Ready: %+v", pod.Name, cur.Status.Conditions)
+		g.Expect(podstatus.Ready(cur)).To(BeTrue(), "the restarted NodeManager %s is not Ready: %+v", pod.Name, cur.Status.Conditions)
 	}).WithTimeout(6 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())
 	// An idle NodeManager holds no CephFS session: its JVM opens the file system for
 	// a container's localization or an application's logs, and the run may have

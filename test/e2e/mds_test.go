@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // Several CephFS file systems on one Rook: each StorageBackend's own, and those kept
@@ -83,7 +84,7 @@ func expectMDSSettled() {
 					g.Expect(w.Reason).NotTo(Equal("CrashLoopBackOff"), "%s/%s: %s", p.Name, c.Name, w.Message)
 				}
 			}
-			g.Expect(podReady(p)).To(BeTrue(), "MDS pod %s is Ready", p.Name)
+			g.Expect(podstatus.Ready(p)).To(BeTrue(), "MDS pod %s is Ready", p.Name)
 		}
 		g.Expect(InterceptGomegaFailure(expectOwnMDSDaemons)).To(Succeed())
 	}).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Succeed())

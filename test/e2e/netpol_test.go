@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 // rpcClientLabel declares a pod an RPC client of the replicated backend's cluster
@@ -34,7 +35,7 @@ func networkPolicySpecs() {
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster + "-resourcemanager-0"}, rm)).To(Succeed())
 			g.Expect(rm.Spec.HostNetwork).To(BeFalse())
-			g.Expect(podReady(rm)).To(BeTrue(), "the ResourceManager is not ready: %+v", rm.Status.Conditions)
+			g.Expect(podstatus.Ready(rm)).To(BeTrue(), "the ResourceManager is not ready: %+v", rm.Status.Conditions)
 		}).WithTimeout(5 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
 
 		client := probePod("rpc-client", rm, map[string]string{rpcClientLabel: "rpc"})
@@ -114,13 +115,4 @@ func probeResult(pod *corev1.Pod) string {
 		result = terminated.Message
 	}).WithTimeout(3 * time.Minute).WithPolling(2 * time.Second).Should(Succeed())
 	return result
-}
-
-func podReady(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 )
 
 const hadoopClusterCRD = "hadoopclusters.hadoopceph.io"
@@ -135,7 +136,7 @@ func expectOperatorImage(image string) {
 		g.Expect(k8sClient.List(ctx, pods, client.InNamespace(operatorNamespace))).To(Succeed())
 		var running []string
 		for _, p := range pods.Items {
-			if p.DeletionTimestamp.IsZero() && podReady(&p) {
+			if p.DeletionTimestamp.IsZero() && podstatus.Ready(&p) {
 				for _, c := range p.Spec.Containers {
 					running = append(running, c.Image)
 				}
@@ -162,7 +163,7 @@ func rollTo(cluster, image string) {
 			pods := &corev1.PodList{}
 			g.Expect(k8sClient.List(ctx, pods, client.InNamespace(namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c)))).To(Succeed())
 			for _, p := range pods.Items {
-				ready := p.DeletionTimestamp.IsZero() && podReady(&p)
+				ready := p.DeletionTimestamp.IsZero() && podstatus.Ready(&p)
 				if c == hadoop.NodeManager && ready {
 					readyNMs++
 				}
