@@ -34,9 +34,7 @@ CONTAINERD_SOCKET="$CLUSTER_RUN_DIR/containerd.sock"
 export CONTAINERD_ADDRESS="$CONTAINERD_SOCKET"
 
 K8S_BIN_DIR="$HCO_CACHE/k8s/$KUBERNETES_VERSION"
-# crictl is not packaged by Debian; built from the module proxy (sigs.k8s.io/cri-tools),
-# whose newest version there is one minor behind Kubernetes, which CRI v1 tolerates.
-CRICTL_VERSION=v1.36.0
+# Built by hack/tools/crictl.sh.
 CRICTL="$HCO_CACHE/bin/crictl-$CRICTL_VERSION"
 # Built by hack/tools/coredns.sh.
 COREDNS="$HCO_CACHE/bin/coredns-$COREDNS_VERSION"

@@ -26,32 +26,6 @@ PACKAGES=(containerd runc containernetworking-plugins iptables socat curl iprout
 
 # ---------------------------------------------------------------------------- tools
 
-build_crictl() {
-	[[ -x "$CRICTL" ]] && return 0
-	log "building crictl $CRICTL_VERSION (sigs.k8s.io/cri-tools)"
-	local wrapper="$HCO_CACHE/src/cri-tools-$CRICTL_VERSION"
-	mkdir -p "$wrapper" "$(dirname "$CRICTL")"
-	# `go install pkg@version` consults the module's version list for deprecations,
-	# which the module proxy refuses; a wrapper module that requires the version
-	# builds the same binary.
-	cat >"$wrapper/go.mod" <<-EOF
-		module local/cri-tools-wrapper
-
-		go 1.26
-
-		require sigs.k8s.io/cri-tools $CRICTL_VERSION
-	EOF
-	(
-		cd "$wrapper"
-		export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off
-		go mod download sigs.k8s.io/cri-tools
-		go build -trimpath -o "$CRICTL.tmp" \
-			-ldflags "-X sigs.k8s.io/cri-tools/pkg/version.Version=$CRICTL_VERSION" \
-			sigs.k8s.io/cri-tools/cmd/crictl
-	)
-	mv "$CRICTL.tmp" "$CRICTL"
-}
-
 install_tools() {
 	local bin
 	ensure_debs "${PACKAGES[@]}"
@@ -62,7 +36,7 @@ install_tools() {
 			break
 		fi
 	done
-	build_crictl
+	"$ROOT/hack/tools/crictl.sh" >/dev/null
 	"$ROOT/hack/tools/coredns.sh" >/dev/null
 	REGISTRY_BIN="$("$ROOT/hack/tools/registry.sh" registry | tail -1)"
 	build_local_cluster

@@ -33,6 +33,9 @@ main_go() {
 	printf ')\n\nfunc main() { coremain.Run() }\n'
 }
 
+# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
+# builds ahead of the steps that need a tool) finds the binary that one built.
+take_lock coredns
 if [[ -x "${OUT}" ]] && cmp -s <(main_go) "${WRAPPER}/main.go"; then
 	printf '%s\n' "${OUT}" >&3
 	exit 0
@@ -40,7 +43,6 @@ fi
 
 step "preparing the Go environment"
 setup_go_env
-take_lock coredns
 start=${SECONDS}
 
 if [[ ! -f "${WRAPPER}/go.mod" ]] || ! cmp -s <(main_go) "${WRAPPER}/main.go"; then

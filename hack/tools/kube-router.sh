@@ -27,6 +27,9 @@ if ! command -v ipset >/dev/null 2>&1; then
 	ensure_debs ipset
 fi
 
+# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
+# builds ahead of the steps that need a tool) finds the binary that one built.
+take_lock kube-router
 if [[ -x "${OUT}" ]]; then
 	printf '%s\n' "${OUT}" >&3
 	exit 0
@@ -34,7 +37,6 @@ fi
 
 step "preparing the Go environment"
 setup_go_env
-take_lock kube-router
 start=${SECONDS}
 
 if [[ ! -f "${WRAPPER}/go.mod" ]]; then

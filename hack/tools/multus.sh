@@ -20,6 +20,9 @@ WHEREABOUTS=github.com/k8snetworkplumbingwg/whereabouts
 OUT="${HCO_BIN}/multus-${MULTUS_VERSION}-whereabouts-${WHEREABOUTS_VERSION}"
 WRAPPER="${HCO_SRC}/multus-${MULTUS_VERSION}-whereabouts-${WHEREABOUTS_VERSION}"
 
+# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
+# builds ahead of the steps that need a tool) finds the binary that one built.
+take_lock multus
 if [[ -x "${OUT}/multus-daemon" && -x "${OUT}/multus-shim" && -x "${OUT}/whereabouts" && -f "${OUT}/crds/k8s.cni.cncf.io_network-attachment-definitions.yaml" ]]; then
 	printf '%s\n' "${OUT}" >&3
 	exit 0
@@ -27,7 +30,6 @@ fi
 
 step "preparing the Go environment"
 setup_go_env
-take_lock multus
 start=${SECONDS}
 
 if [[ ! -f "${WRAPPER}/go.sum" ]]; then

@@ -22,6 +22,9 @@ esac
 NAME="$1"
 OUT="${HCO_BIN}/${NAME}-${VERSION}"
 
+# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
+# builds ahead of the steps that need a tool) finds the binary that one built.
+take_lock "${NAME}"
 if [[ -x "${OUT}" ]]; then
 	printf '%s\n' "${OUT}" >&3
 	exit 0
@@ -29,7 +32,6 @@ fi
 
 step "preparing the Go environment"
 setup_go_env
-take_lock "${NAME}"
 start=${SECONDS}
 WRAPPER="${HCO_SRC}/${NAME}-${VERSION}"
 if [[ ! -f "${WRAPPER}/go.sum" ]]; then

@@ -20,6 +20,9 @@ exec 3>&1 1>&2
 OUT="${HCO_BIN}/rook-${ROOK_VERSION}"
 WRAPPER="${HCO_SRC}/rook-${ROOK_VERSION}"
 
+# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
+# builds ahead of the steps that need a tool) finds the binary that one built.
+take_lock rook-binary
 if [[ -x "${OUT}" ]]; then
 	printf '%s\n' "${OUT}" >&3
 	exit 0
@@ -27,7 +30,6 @@ fi
 
 step "preparing the Go environment"
 setup_go_env
-take_lock rook-binary
 start=${SECONDS}
 
 # wrapper_gomod RELEASE_GOMOD prints the wrapper's go.mod: the release's go directive,
