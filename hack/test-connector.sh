@@ -11,17 +11,17 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/hack/ceph/env.sh"
 
 log() { echo "test-connector: $*" >&2; }
+# shellcheck source=debs.sh
+source "$ROOT/hack/debs.sh"
 
 ensure_build_tools() {
   local missing=()
   command -v java >/dev/null && java -version 2>&1 | grep -q 'version "1[7-9]\|version "2' || missing+=(openjdk-17-jdk-headless)
   command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
   command -v mvn >/dev/null || missing+=(maven)
+  # ensure_debs waits for another install in progress (hack/tools/prebuild.sh's, say).
   if [ ${#missing[@]} -gt 0 ]; then
-    log "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    ensure_debs "${missing[@]}"
   fi
 }
 

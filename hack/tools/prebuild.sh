@@ -2,8 +2,9 @@
 # Builds, ahead of need, every pinned tool that the later steps of a CI run (or of
 # `make test`, `make cluster-test` and `make e2e` run one after another) build on first
 # use: the envtest binaries, Helm and the code generators, the rest of Kubernetes,
-# crictl, CoreDNS, the registry and crane, kube-router, Multus and whereabouts, and
-# Rook's binary. Meant to run in the background at the lowest CPU and I/O priority
+# crictl, CoreDNS, the registry and crane, kube-router, Multus and whereabouts, Rook's
+# binary, and the images that need neither Maven nor this checkout's Go code (pause,
+# Multus's, and Ceph's for Rook, made from Debian's packages). Meant to run in the background at the lowest CPU and I/O priority
 # (.ci/run starts it so), where it takes only the CPU the foreground leaves idle: on a
 # fresh machine of 2 cores, `make test` waits on Maven Central, apt, a starting Ceph and
 # the API server for much of its time.
@@ -32,6 +33,7 @@ BUILDS=(
 	"kube-router.sh"
 	"multus.sh"
 	"rook-binary.sh"
+	"../images/build.sh pause multus ceph"
 )
 
 started=$SECONDS
