@@ -96,8 +96,12 @@ envtest-env: envtest-assets ## Print the exports that let `go test` find envtest
 
 ##@ Test
 
+# The connector's tests wait on Ceph and on JVMs for much of their time, and the Go
+# tests on the API server: run side by side, each target's output printed whole when it
+# ends.
 .PHONY: test
-test: test-go test-hack test-connector ## Set up everything a fresh machine needs, then run every test.
+test: ## Set up everything a fresh machine needs, then run every test.
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-connector test-go test-hack
 
 .PHONY: test-hack
 test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers and section writer).

@@ -55,14 +55,17 @@ func operatorMetricsSpec() {
 		Expect(status).To(Equal(http.StatusUnauthorized))
 
 		By("refusing a ServiceAccount that is not bound to the metrics-reader ClusterRole")
-		const scraper = "metrics-scraper"
-		Expect(k8sClient.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: scraper, Namespace: namespace}})).To(Succeed())
-		token := serviceAccountToken(scraper)
-		status, _, err = scrapeOperator(token)
+		const outsider = "metrics-outsider"
+		Expect(k8sClient.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: outsider, Namespace: namespace}})).To(Succeed())
+		status, _, err = scrapeOperator(serviceAccountToken(outsider))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(status).To(Equal(http.StatusForbidden))
 
 		By("serving one that is")
+		// Another ServiceAccount than the refused one: the manager keeps a refusal for
+		// 30 seconds before it asks the API server again.
+		const scraper = "metrics-scraper"
+		Expect(k8sClient.Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: scraper, Namespace: namespace}})).To(Succeed())
 		binding := &rbacv1.ClusterRoleBinding{
 			ObjectMeta: metav1.ObjectMeta{Name: namespace + "-" + scraper},
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: operatorRelease + "-metrics-reader"},
@@ -70,8 +73,8 @@ func operatorMetricsSpec() {
 		}
 		Expect(k8sClient.Create(ctx, binding)).To(Succeed())
 		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, binding))).To(Succeed()) })
+		token := serviceAccountToken(scraper)
 		var body string
-		// The manager keeps a refusal for 30 seconds before it asks the API server again.
 		Eventually(func(g Gomega) {
 			status, body, err = scrapeOperator(token)
 			g.Expect(err).NotTo(HaveOccurred())
