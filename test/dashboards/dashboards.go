@@ -1,6 +1,6 @@
 // Package dashboards checks Grafana dashboards against the metrics that Prometheus
-// endpoints expose: DashboardMetrics lists what a dashboard queries, ExposedMetrics
-// what a scrape holds, and Missing what the one needs and the others lack. Its tests
+// endpoints expose: DashboardMetrics lists what a dashboard queries, test/promtext's
+// Names what a scrape holds, and Missing what the one needs and the others lack. Its tests
 // hold the chart's dashboards against scrapes of Hadoop's daemons in testdata; an
 // end-to-end test can hold them against a running cluster's scrapes the same way.
 package dashboards

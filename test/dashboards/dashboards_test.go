@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/test/promtext"
 )
 
 // chartDashboards is where the chart keeps the dashboards it installs.
@@ -31,12 +33,12 @@ func capturedMetrics(t *testing.T) map[string][]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names, err := ExposedMetrics(f)
+		exposition, err := promtext.Parse(f)
 		f.Close()
 		if err != nil {
 			t.Fatalf("testdata/%s.prom: %v", daemon, err)
 		}
-		captures[daemon] = names
+		captures[daemon] = exposition.Names()
 	}
 	return captures
 }

@@ -62,26 +62,21 @@ func submitProbe(user string) (string, int, string) {
 // submitProbeTo is submitProbe to another queue.
 func submitProbeTo(user, queue string) (string, int, string) {
 	GinkgoHelper()
-	c := http.Client{Timeout: 10 * time.Second}
 	rm, err := daemonURL(clusterName, hadoop.ResourceManager, hadoop.PortRMWeb)
 	Expect(err).NotTo(HaveOccurred())
 	base := rm + "/ws/v1/cluster/apps"
-	resp, err := c.Post(base+"/new-application?user.name="+user, "application/json", nil)
+	_, body, err := request(http.MethodPost, base+"/new-application?user.name="+user, "", "")
 	Expect(err).NotTo(HaveOccurred())
 	var app struct {
 		ID string `json:"application-id"`
 	}
-	Expect(json.NewDecoder(resp.Body).Decode(&app)).To(Succeed())
-	_ = resp.Body.Close()
+	Expect(json.Unmarshal(body, &app)).To(Succeed(), string(body))
 	Expect(app.ID).NotTo(BeEmpty())
 
 	submission := fmt.Sprintf(`{"application-id": %q, "application-name": "probe", "queue": %q,
 		"am-container-spec": {"commands": {"command": "sleep 1"}}, "resource": {"memory": 512, "vCores": 1},
 		"application-type": "YARN", "max-app-attempts": 1}`, app.ID, queue)
-	resp, err = c.Post(base+"?user.name="+user, "application/json", bytes.NewBufferString(submission))
+	status, body, err := request(http.MethodPost, base+"?user.name="+user, "", submission)
 	Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(resp.Body)
-	Expect(err).NotTo(HaveOccurred())
-	return app.ID, resp.StatusCode, string(body)
+	return app.ID, status, string(body)
 }

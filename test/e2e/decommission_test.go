@@ -210,7 +210,7 @@ func decommissionSpecs() {
 func clusterNodes(g Gomega, hc *v1alpha1.HadoopCluster) []yarn.Node {
 	svc := &corev1.Service{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: hadoop.ResourceManagerName(hc)}, svc)).To(Succeed())
-	body := httpGet(g, fmt.Sprintf("http://%s:%d/ws/v1/cluster/nodes?user.name=hadoop&states=RUNNING,DECOMMISSIONING,DECOMMISSIONED,LOST,SHUTDOWN", svc.Spec.ClusterIP, hadoop.PortRMWeb))
+	body := mustGet(g, fmt.Sprintf("http://%s:%d/ws/v1/cluster/nodes?user.name=hadoop&states=RUNNING,DECOMMISSIONING,DECOMMISSIONED,LOST,SHUTDOWN", svc.Spec.ClusterIP, hadoop.PortRMWeb))
 	nodes, err := yarn.DecodeNodes(body)
 	g.Expect(err).NotTo(HaveOccurred())
 	return nodes
@@ -220,7 +220,7 @@ func clusterNodes(g Gomega, hc *v1alpha1.HadoopCluster) []yarn.Node {
 func runningApplication(g Gomega, hc *v1alpha1.HadoopCluster, name string) string {
 	svc := &corev1.Service{}
 	g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: hc.Namespace, Name: hadoop.ResourceManagerName(hc)}, svc)).To(Succeed())
-	body := httpGet(g, fmt.Sprintf("http://%s:%d/ws/v1/cluster/apps?user.name=hadoop&states=RUNNING", svc.Spec.ClusterIP, hadoop.PortRMWeb))
+	body := mustGet(g, fmt.Sprintf("http://%s:%d/ws/v1/cluster/apps?user.name=hadoop&states=RUNNING", svc.Spec.ClusterIP, hadoop.PortRMWeb))
 	apps, err := yarn.DecodeApplications(body)
 	g.Expect(err).NotTo(HaveOccurred())
 	for _, a := range apps {
@@ -247,7 +247,7 @@ func runningContainersOn(g Gomega, hc *v1alpha1.HadoopCluster, appID, nodeID str
 			} `json:"appAttempt"`
 		} `json:"appAttempts"`
 	}
-	body := httpGet(g, base+"?user.name=hadoop")
+	body := mustGet(g, base+"?user.name=hadoop")
 	g.Expect(json.Unmarshal(body, &attempts)).To(Succeed(), string(body))
 	list := attempts.AppAttempts.AppAttempt
 	g.Expect(list).NotTo(BeEmpty(), "application %s has an attempt", appID)
@@ -257,7 +257,7 @@ func runningContainersOn(g Gomega, hc *v1alpha1.HadoopCluster, appID, nodeID str
 			State  string `json:"containerState"`
 		} `json:"container"`
 	}
-	body = httpGet(g, base+"/"+list[len(list)-1].AppAttemptID+"/containers?user.name=hadoop")
+	body = mustGet(g, base+"/"+list[len(list)-1].AppAttemptID+"/containers?user.name=hadoop")
 	g.Expect(json.Unmarshal(body, &containers)).To(Succeed(), string(body))
 	n := 0
 	for _, c := range containers.Container {
@@ -266,17 +266,6 @@ func runningContainersOn(g Gomega, hc *v1alpha1.HadoopCluster, appID, nodeID str
 		}
 	}
 	return n
-}
-
-func httpGet(g Gomega, url string) []byte {
-	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get(url)
-	g.Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(resp.Body)
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(resp.StatusCode).To(Equal(http.StatusOK), string(body))
-	return body
 }
 
 // expectNoLostAttempts checks that a TeraSort run is clean and that no task attempt of

@@ -296,24 +296,6 @@ func runningPodIPs(match client.MatchingLabels) ([]string, error) {
 	return ips, nil
 }
 
-// hostGet reads a daemon's REST API at url and returns the body of a 200 answer.
-func hostGet(url string) ([]byte, error) {
-	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s: %s", url, resp.Status, body)
-	}
-	return body, nil
-}
-
 // yarnNode is a NodeManager as the ResourceManager's REST API lists it.
 type yarnNode struct {
 	ID    string `json:"id"`

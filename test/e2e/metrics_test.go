@@ -18,6 +18,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
+	"github.com/hadoopceph/hadoop-ceph-operator/test/promtext"
 )
 
 // promPath is Hadoop's Prometheus endpoint on the daemons' web ports, which the
@@ -36,8 +37,8 @@ type promWatch struct {
 	done    chan struct{}
 
 	mu              sync.Mutex
-	resourceManager string
-	nodeManager     string
+	resourceManager promtext.Exposition
+	nodeManager     promtext.Exposition
 	maxActiveNMs    float64
 	maxAllocatedMB  float64
 	errors          int
@@ -76,11 +77,11 @@ func (w *promWatch) scrape() {
 	}
 	if rmErr == nil {
 		w.resourceManager = rm
-		if v, ok := sampleValue(rm, "cluster_metrics_num_active_n_ms", ""); ok && v > w.maxActiveNMs {
+		if v, ok := rm.Value("cluster_metrics_num_active_n_ms", nil); ok && v > w.maxActiveNMs {
 			w.maxActiveNMs = v
 		}
 		// The root queue holds every container of the cluster, the job's included.
-		if v, ok := sampleValue(rm, "queue_metrics_allocated_mb", `queue="root"`); ok && v > w.maxAllocatedMB {
+		if v, ok := rm.Value("queue_metrics_allocated_mb", map[string]string{"queue": "root"}); ok && v > w.maxAllocatedMB {
 			w.maxAllocatedMB = v
 		}
 	}
@@ -96,52 +97,12 @@ func (w *promWatch) stop() {
 }
 
 // daemonProm scrapes the one running daemon of a role of cluster.
-func daemonProm(cluster string, c hadoop.Component, port int) (string, error) {
+func daemonProm(cluster string, c hadoop.Component, port int) (promtext.Exposition, error) {
 	base, err := daemonURL(cluster, c, port)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	return promGet(base + promPath)
-}
-
-func promGet(url string) (string, error) {
-	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get(url)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	return string(body), nil
-}
-
-// sampleValue returns the value of the first sample of metric in a Prometheus text
-// exposition whose labels contain label (empty: any sample of the metric).
-func sampleValue(exposition, metric, label string) (float64, bool) {
-	s := bufio.NewScanner(strings.NewReader(exposition))
-	s.Buffer(make([]byte, 1<<20), 1<<20)
-	for s.Scan() {
-		line := s.Text()
-		if !strings.HasPrefix(line, metric+"{") && !strings.HasPrefix(line, metric+" ") {
-			continue
-		}
-		if label != "" && !strings.Contains(line, label) {
-			continue
-		}
-		fields := strings.Fields(line)
-		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
-		if err != nil {
-			continue
-		}
-		return v, true
-	}
-	return 0, false
 }
 
 // expectJobSeenInProm checks what the scrapes taken during a job showed: the cluster's
@@ -151,19 +112,15 @@ func sampleValue(exposition, metric, label string) (float64, bool) {
 func expectJobSeenInProm(w *promWatch) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	Expect(w.resourceManager).NotTo(BeEmpty(), "no scrape of the ResourceManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
-	Expect(w.nodeManager).NotTo(BeEmpty(), "no scrape of the NodeManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
+	Expect(w.resourceManager).NotTo(BeNil(), "no scrape of the ResourceManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
+	Expect(w.nodeManager).NotTo(BeNil(), "no scrape of the NodeManager's /prom (%d errors, last: %v)", w.errors, w.lastErr)
 	Expect(w.maxActiveNMs).To(Equal(1.0), "cluster_metrics_num_active_n_ms")
 	Expect(w.maxAllocatedMB).To(BeNumerically(">", 0), "queue_metrics_allocated_mb of the root queue while the job ran")
 
-	rm, err := dashboards.ExposedMetrics(strings.NewReader(w.resourceManager))
-	Expect(err).NotTo(HaveOccurred())
-	nm, err := dashboards.ExposedMetrics(strings.NewReader(w.nodeManager))
-	Expect(err).NotTo(HaveOccurred())
 	dashboard, err := os.ReadFile(yarnDashboard)
 	Expect(err).NotTo(HaveOccurred())
 	used, err := dashboards.DashboardMetrics(dashboard)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(used).NotTo(BeEmpty())
-	Expect(dashboards.Missing(used, rm, nm)).To(BeEmpty(), "metrics the YARN dashboard queries that the daemons do not export")
+	Expect(dashboards.Missing(used, w.resourceManager.Names(), w.nodeManager.Names())).To(BeEmpty(), "metrics the YARN dashboard queries that the daemons do not export")
 }

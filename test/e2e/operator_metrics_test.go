@@ -81,28 +81,28 @@ func operatorMetricsSpec() {
 			g.Expect(status).To(Equal(http.StatusOK))
 		}).WithTimeout(time.Minute).Should(Succeed())
 
+		scrape := parseScrape(Default, body)
+
 		By("publishing the objects' readiness, the runs' phases and the last run's figures")
 		// Read directly, not through a Prometheus, a series keeps its own namespace label.
 		in := func(labels map[string]string) map[string]string {
 			labels["namespace"] = namespace
 			return labels
 		}
-		Expect(operatorSample(body, "hadoopceph_storagebackend_ready", in(map[string]string{"name": backendName}))).To(Equal(1.0))
-		Expect(operatorSample(body, "hadoopceph_hadoopcluster_ready", in(map[string]string{"name": clusterName}))).To(Equal(1.0))
+		Expect(operatorSample(scrape, "hadoopceph_storagebackend_ready", in(map[string]string{"name": backendName}))).To(Equal(1.0))
+		Expect(operatorSample(scrape, "hadoopceph_hadoopcluster_ready", in(map[string]string{"name": clusterName}))).To(Equal(1.0))
 		dfsio := in(map[string]string{"name": "dfsio", "cluster": clusterName, "workload": string(v1alpha1.WorkloadTestDFSIO)})
-		Expect(operatorSample(body, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseSucceeded)}))).To(Equal(1.0))
-		Expect(operatorSample(body, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseFailed)}))).To(Equal(0.0))
+		Expect(operatorSample(scrape, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseSucceeded)}))).To(Equal(1.0))
+		Expect(operatorSample(scrape, "hadoopceph_benchmarkrun_phase", in(map[string]string{"name": "dfsio", "phase": string(v1alpha1.BenchmarkPhaseFailed)}))).To(Equal(0.0))
 		dfsioFigures := in(map[string]string{"cluster": clusterName, "workload": string(v1alpha1.WorkloadTestDFSIO), "stage": string(v1alpha1.StageDFSIORead)})
-		Expect(operatorSample(body, "hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)).To(BeNumerically(">", 0))
+		Expect(operatorSample(scrape, "hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)).To(BeNumerically(">", 0))
 
 		By("serving every metric the chart's operator dashboard queries")
-		exposed, err := dashboards.ExposedMetrics(strings.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
 		dashboard, err := os.ReadFile(operatorDashboard)
 		Expect(err).NotTo(HaveOccurred())
 		used, err := dashboards.DashboardMetrics(dashboard)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(dashboards.Missing(used, exposed)).To(BeEmpty(), "metrics the operator dashboard queries that the operator does not serve")
+		Expect(dashboards.Missing(used, scrape.Names())).To(BeEmpty(), "metrics the operator dashboard queries that the operator does not serve")
 
 		By("dropping the series of a deleted run, and the figures it published")
 		Expect(k8sClient.Delete(ctx, &v1alpha1.BenchmarkRun{ObjectMeta: metav1.ObjectMeta{Name: "dfsio", Namespace: namespace}})).To(Succeed())
@@ -110,38 +110,24 @@ func operatorMetricsSpec() {
 			status, body, err := scrapeOperator(token)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(status).To(Equal(http.StatusOK))
-			g.Expect(hasOperatorSample(body, "hadoopceph_benchmarkrun_phase", dfsio)).To(BeFalse(), "the deleted run's phase")
-			g.Expect(hasOperatorSample(body, "hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)).To(BeFalse(),
-				"the figures the deleted run published")
+			after := parseScrape(g, body)
+			_, found := after.Value("hadoopceph_benchmarkrun_phase", dfsio)
+			g.Expect(found).To(BeFalse(), "the deleted run's phase")
+			_, found = after.Value("hadoopceph_benchmark_throughput_bytes_per_second", dfsioFigures)
+			g.Expect(found).To(BeFalse(), "the figures the deleted run published")
 		}).WithTimeout(time.Minute).Should(Succeed())
 	})
 }
 
 // scrapeOperator gets the operator's /metrics with a bearer token, none when empty,
-// and returns the status and the body.
+// and returns the answer's status and body.
 func scrapeOperator(token string) (int, string, error) {
 	url, err := operatorMetricsURL()
 	if err != nil {
 		return 0, "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return 0, "", err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		// The manager's certificate is the self-signed one it makes at start.
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12},
-	}}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	return resp.StatusCode, string(body), err
+	status, body, err := request(http.MethodGet, url, token, "")
+	return status, string(body), err
 }
 
 // serviceAccountToken is a short-lived token of a ServiceAccount of the suite's
@@ -155,41 +141,18 @@ func serviceAccountToken(name string) string {
 	return token
 }
 
-var sampleLine = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)`)
-
-// operatorSample returns the value of the first sample of metric in an exposition
-// whose labels include labels, and fails the spec when there is none.
-func operatorSample(exposition, metric string, labels map[string]string) float64 {
+// operatorSample returns the value of the first sample of metric in a scrape whose
+// labels include labels, and fails the spec when there is none.
+func operatorSample(exposition promtext.Exposition, metric string, labels map[string]string) float64 {
 	GinkgoHelper()
-	v, ok := findSample(exposition, metric, labels)
+	v, ok := exposition.Value(metric, labels)
 	Expect(ok).To(BeTrue(), "no sample of %s with labels %v", metric, labels)
 	return v
 }
 
-// hasOperatorSample tells whether an exposition has a sample of metric whose labels
-// include labels.
-func hasOperatorSample(exposition, metric string, labels map[string]string) bool {
-	_, ok := findSample(exposition, metric, labels)
-	return ok
-}
-
-func findSample(exposition, metric string, labels map[string]string) (float64, bool) {
-sample:
-	for _, line := range strings.Split(exposition, "\n") {
-		m := sampleLine.FindStringSubmatch(line)
-		if m == nil || m[1] != metric {
-			continue
-		}
-		for k, v := range labels {
-			if !strings.Contains(","+m[2], fmt.Sprintf(",%s=%q", k, v)) {
-				continue sample
-			}
-		}
-		v, err := strconv.ParseFloat(m[3], 64)
-		if err != nil {
-			continue
-		}
-		return v, true
-	}
-	return 0, false
+// parseScrape parses a scrape of the operator as Prometheus would.
+func parseScrape(g Gomega, body string) promtext.Exposition {
+	e, err := promtext.Parse(strings.NewReader(body))
+	g.Expect(err).NotTo(HaveOccurred())
+	return e
 }
