@@ -6,11 +6,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
-// One ordered story, as a user would live it: install, refuse bad input, start
-// installing Rook (its Ceph comes up in the background), run Hadoop on an external
-// Ceph, check who may submit to it, upgrade the operator under it, change its queues,
-// benchmark it, compare it with an HDFS that runs beside it, break a node, delete the
-// cluster; then find the Ceph that Rook made, let it make CephFS for Hadoop, replicated and
+// One ordered story, as a user would live it: install, refuse bad input, run Hadoop on
+// an external Ceph, check who may submit to it, upgrade the operator under it, change
+// its queues, benchmark it, compare it with an HDFS that runs beside it, break a node,
+// delete the cluster; then install Rook, let it make CephFS for Hadoop, replicated and
 // erasure-coded, start a cluster on each (the replicated one's on the pod network,
 // where undeclared pods are kept away), sort on both, break an OSD, then a whole
 // node, shrink and roll the replicated one's NodeManagers, delete what Rook made.
@@ -24,7 +23,6 @@ import (
 var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("the operator installed by Helm", operatorSpecs)
 	Context("admission", admissionSpecs)
-	Context("Rook installed while the operator runs", Label("rook"), rookStartSpecs)
 	Context("a HadoopCluster on an external Ceph", Label("external"), clusterSpecs)
 	Context("YARN's ACLs", Label("external"), aclSpecs)
 	Context("upgrading the operator's release", Label("external"), upgradeSpecs)
@@ -35,7 +33,7 @@ var _ = Describe("Hadoop on CephFS", Ordered, func() {
 	Context("kubectl hadoopceph", Label("external", "hdfs"), pluginSpecs)
 	Context("a NodeManager lost during a TeraSort", Label("external"), nodeLossSpecs)
 	Context("deleting the HadoopCluster", Label("external"), deletionSpecs)
-	Context("the Ceph that Rook made", Label("rook"), rookInstallSpecs)
+	Context("Rook installed while the operator runs", Label("rook"), rookInstallSpecs)
 	Context("StorageBackends through Rook", Label("rook"), rookBackendSpecs)
 	Context("NetworkPolicies enforced on the pod network", Label("rook"), networkPolicySpecs)
 	Context("TeraSort on each Rook backend", Label("rook"), rookTeraSortSpecs)
