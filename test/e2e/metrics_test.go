@@ -3,14 +3,8 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 

@@ -3,14 +3,9 @@
 package e2e
 
 import (
-	"crypto/tls"
-	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +18,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/test/dashboards"
+	"github.com/hadoopceph/hadoop-ceph-operator/test/promtext"
 )
 
 // operatorMetricsURL is the manager's /metrics at its pod's address, which the host
