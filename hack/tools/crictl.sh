@@ -13,13 +13,7 @@ exec 3>&1 1>&2
 OUT="${HCO_BIN}/crictl-${CRICTL_VERSION}"
 WRAPPER="${HCO_SRC}/cri-tools-${CRICTL_VERSION}"
 
-# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
-# builds ahead of the steps that need a tool) finds the binary that one built.
-take_lock crictl
-if [[ -x "${OUT}" ]]; then
-	printf '%s\n' "${OUT}" >&3
-	exit 0
-fi
+lock_unless_built crictl "${OUT}"
 
 step "preparing the Go environment"
 setup_go_env

@@ -27,13 +27,7 @@ if ! command -v ipset >/dev/null 2>&1; then
 	ensure_debs ipset
 fi
 
-# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
-# builds ahead of the steps that need a tool) finds the binary that one built.
-take_lock kube-router
-if [[ -x "${OUT}" ]]; then
-	printf '%s\n' "${OUT}" >&3
-	exit 0
-fi
+lock_unless_built kube-router "${OUT}"
 
 step "preparing the Go environment"
 setup_go_env

@@ -64,6 +64,18 @@ take_lock() {
 	fi
 }
 
+# lock_unless_built NAME OUT takes NAME's lock and, when OUT is built already, prints
+# OUT on fd 3 (the caller's stdout) and exits. The lock comes before the check: a run
+# that waited for another (hack/tools/prebuild.sh builds ahead of the steps that need a
+# tool) finds the binary that one built.
+lock_unless_built() {
+	take_lock "$1"
+	if [[ -x "$2" ]]; then
+		printf '%s\n' "$2" >&3
+		exit 0
+	fi
+}
+
 require_cmd() {
 	local c
 	for c in "$@"; do

@@ -22,13 +22,7 @@ esac
 NAME="$1"
 OUT="${HCO_BIN}/${NAME}-${VERSION}"
 
-# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
-# builds ahead of the steps that need a tool) finds the binary that one built.
-take_lock "${NAME}"
-if [[ -x "${OUT}" ]]; then
-	printf '%s\n' "${OUT}" >&3
-	exit 0
-fi
+lock_unless_built "${NAME}" "${OUT}"
 
 step "preparing the Go environment"
 setup_go_env

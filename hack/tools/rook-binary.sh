@@ -20,13 +20,7 @@ exec 3>&1 1>&2
 OUT="${HCO_BIN}/rook-${ROOK_VERSION}"
 WRAPPER="${HCO_SRC}/rook-${ROOK_VERSION}"
 
-# The lock comes before the check: a run that waited for another (hack/tools/prebuild.sh
-# builds ahead of the steps that need a tool) finds the binary that one built.
-take_lock rook-binary
-if [[ -x "${OUT}" ]]; then
-	printf '%s\n' "${OUT}" >&3
-	exit 0
-fi
+lock_unless_built rook-binary "${OUT}"
 
 step "preparing the Go environment"
 setup_go_env
