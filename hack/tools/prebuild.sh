@@ -4,10 +4,11 @@
 # use: the envtest binaries, Helm and the code generators, the rest of Kubernetes,
 # crictl, CoreDNS, the registry and crane, kube-router, Multus and whereabouts, Rook's
 # binary, and the images that need neither Maven nor this checkout's Go code (pause,
-# Multus's, and Ceph's for Rook, made from Debian's packages). Meant to run in the background at the lowest CPU and I/O priority
-# (.ci/run starts it so), where it takes only the CPU the foreground leaves idle: on a
-# fresh machine of 2 cores, `make test` waits on Maven Central, apt, a starting Ceph and
-# the API server for much of its time.
+# Multus's, and Ceph's for Rook, made from Debian's packages). Meant to run in the
+# background at the lowest CPU and I/O priority, in the session of the steps it serves
+# (.ci/run starts it so), where it takes only the CPU they leave idle: on a fresh
+# machine of 2 cores, `make test` waits on Maven Central, apt, a starting Ceph and the
+# API server for much of its time.
 #
 # Every tool's script takes that tool's lock and checks for the binary after taking it,
 # so a foreground step that needs a tool this script is building waits for it, then
