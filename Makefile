@@ -22,6 +22,15 @@ $(error hack/tools/go.sh could not provide Go $(GO_VERSION); its message above s
 endif
 export PATH := $(GO_BIN):$(PATH)
 
+# Every Go build of the project's here (vet, the tests and Ginkgo's suites, golangci-lint's
+# loading, the images' binaries, the local cluster's launcher) uses the same settings as
+# the images' static, path-free binaries, so that Go's cache compiles the Kubernetes
+# dependency graph once: each other CGO_ENABLED or -trimpath compiles all of it again, a
+# few CPU-minutes on a fresh machine. Tests find the checkout from their working
+# directory (internal/repo), since -trimpath leaves source names without it.
+export CGO_ENABLED := 0
+export GOFLAGS := -trimpath -buildvcs=false $(GOFLAGS)
+
 BIN := $(HCO_CACHE)/bin
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 GINKGO := $(BIN)/ginkgo-$(GINKGO_VERSION)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -17,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	hadoopv1alpha1 "github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/repo"
 )
 
 // Scheme knows every kind the operator reads or writes.
@@ -42,9 +42,13 @@ func New() (*envtest.Environment, error) {
 	if _, err := os.Stat(rookCRDs); err != nil {
 		return nil, fmt.Errorf("ROOK_CRDS: %w", err)
 	}
+	root, err := repo.Root()
+	if err != nil {
+		return nil, err
+	}
 	return &envtest.Environment{
 		Scheme:                Scheme(),
-		CRDDirectoryPaths:     []string{filepath.Join(repoRoot(), "config", "crd", "bases"), rookCRDs},
+		CRDDirectoryPaths:     []string{filepath.Join(root, "config", "crd", "bases"), rookCRDs},
 		ErrorIfCRDPathMissing: true,
 	}, nil
 }
@@ -63,11 +67,6 @@ func PodMonitorCRD() (string, error) {
 		return "", fmt.Errorf("PROMETHEUS_CRDS: %w", err)
 	}
 	return crd, nil
-}
-
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 // Start starts env and, when that fails, stops what it had started: envtest leaves its

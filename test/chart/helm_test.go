@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +19,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/repo"
 )
 
 const (
@@ -31,8 +32,11 @@ const (
 
 // repoRoot is the repository's root directory, wherever go test runs from.
 var repoRoot = func() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	root, err := repo.Root()
+	if err != nil {
+		panic(err)
+	}
+	return root
 }()
 
 func chartDir() string { return filepath.Join(repoRoot, "charts", "hadoop-ceph-operator") }

@@ -29,7 +29,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +44,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/repo"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/testenv"
 )
 
@@ -101,8 +101,12 @@ func run(o options) error {
 
 	step("building the manager from ./cmd")
 	manager := filepath.Join(work, "manager")
+	root, err := repo.Root()
+	if err != nil {
+		return err
+	}
 	build := exec.Command("go", "build", "-o", manager, "./cmd")
-	build.Dir, build.Stdout, build.Stderr = repoRoot(), os.Stdout, os.Stderr
+	build.Dir, build.Stdout, build.Stderr = root, os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("building the manager: %w", err)
 	}
@@ -661,9 +665,4 @@ func countWrites(path string, from, to time.Time) (writes, error) {
 		out[key]++
 	}
 	return out, scanner.Err()
-}
-
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
