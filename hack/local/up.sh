@@ -6,7 +6,9 @@
 # plugin's (test-devices) pushed to the cluster's registry, from which the nodes pull
 # them by digest as a real cluster's would (recorded in
 # $CLUSTER_DIR/registry-images.env), the pause image imported into every node's
-# containerd (the kubelets' sandbox image; hack/rook/up.sh imports Rook's). The
+# containerd (the kubelets' sandbox image). Rook's image is hack/rook/up.sh's to build
+# and import, when Rook is installed: the e2e suite does that halfway through, and on a
+# fresh machine .ci/run builds Rook's binary in the background meanwhile. The
 # operator itself is installed by each user of this script
 # (hack/local/install-operator.sh): the suite's first spec is that install.
 set -euo pipefail
@@ -24,7 +26,7 @@ step "NetworkPolicy enforcement (hack/cluster/netpol.sh)"
 step "local Ceph (hack/ceph/up.sh)"
 "$ROOT/hack/ceph/up.sh" >/dev/null
 step "images (hack/images/build.sh): the operator's, Hadoop's and test-devices pushed to the registry at $CLUSTER_REGISTRY, the pause image imported into every node"
-"$ROOT/hack/images/build.sh" all test-devices
+"$ROOT/hack/images/build.sh" pause operator hadoop test-devices
 for sock in "$CONTAINERD_SOCKET" /run/hco-n*/containerd.sock; do
 	[[ -S "$sock" ]] || continue
 	CONTAINERD_ADDRESS="$sock" CONTAINERD_SNAPSHOTTER=overlayfs "$ROOT/hack/images/import.sh" pause
