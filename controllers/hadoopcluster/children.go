@@ -39,16 +39,12 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
 		return r.reportConfigHash(ctx, p)
 	}
-	decommission, err := r.planDecommission(ctx, p)
-	if err == nil && decommission == nil && hc.Status.Decommissioning == nil {
-		decommission, err = r.planRollout(ctx, p)
-	}
-	if err != nil {
+	if err := r.planNodeManagers(ctx, p); err != nil {
 		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
 	}
 	// reconcileNetwork has just recorded the devices the NetworkAttachmentDefinitions
 	// name, from which the BenchmarkRun controller builds its stage pods too.
-	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Decommission: decommission,
+	objs, err := hadoop.Build(hadoop.Input{Cluster: hc, Storage: *storage, Decommission: p.nodeManagers.Decommission,
 		AttachmentResources: hc.Status.Network.AttachmentResources,
 		Defaults:            hadoop.Defaults{Image: r.HadoopImage, Operator: r.OperatorPeer}})
 	if err != nil {

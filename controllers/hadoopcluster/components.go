@@ -15,6 +15,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/fleet"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -53,7 +54,7 @@ func (r *Reconciler) observeComponents(ctx context.Context, p *clusterPass) erro
 		return err
 	}
 	if d := st.Decommissioning; d != nil {
-		p.False(v1alpha1.ConditionNodeManagersReady, v1alpha1.ReasonDecommissioning, decommissionMessage(d, p.decommissionProblem))
+		p.False(v1alpha1.ConditionNodeManagersReady, v1alpha1.ReasonDecommissioning, fleet.Message(d, p.nodeManagers.Problem))
 	}
 
 	if !jobHistoryEnabled(hc) {
@@ -152,4 +153,13 @@ func podScheduled(pod *corev1.Pod) *corev1.PodCondition {
 		}
 	}
 	return nil
+}
+
+// componentPods lists the pods of a component of hc, as the workload cache has them.
+func (r *Reconciler) componentPods(ctx context.Context, hc *v1alpha1.HadoopCluster, c hadoop.Component) ([]corev1.Pod, error) {
+	pods := &corev1.PodList{}
+	if err := r.workloads.List(ctx, pods, client.InNamespace(hc.Namespace), client.MatchingLabels(hadoop.SelectorLabels(hc, c))); err != nil {
+		return nil, fmt.Errorf("listing the %s pods: %w", c, err)
+	}
+	return pods.Items, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/fleet"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -32,16 +33,11 @@ type clusterPass struct {
 	built *hadoop.Objects
 	// podMonitorApplied says that the pass applied the cluster's PodMonitor.
 	podMonitorApplied bool
-	// requeueAfter asks for another pass this soon, for what no watch reports: a
-	// decommission's progress in YARN.
+	// requeueAfter asks for another pass this soon, for what no watch reports, such
+	// as a decommission's progress in YARN.
 	requeueAfter time.Duration
-	// decommissionProblem says what keeps the pass from following a decommission.
-	decommissionProblem string
-	// replacePod names the NodeManager pod a rolling update replaces in this pass.
-	replacePod string
-	// nodeManagersCurrent says that every NodeManager runs the current template and
-	// is ready, so the ResourceManager's turn has come.
-	nodeManagersCurrent bool
+	// nodeManagers is what the pass decided about the NodeManagers (nodemanagers.go).
+	nodeManagers fleet.Decision
 	// sessionPodsObserved says that the pass rebuilt status.sessionPods from the
 	// cache (evict.go).
 	sessionPodsObserved bool

@@ -13,12 +13,13 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/testpods"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
 // nodeManagerPod is a NodeManager pod on node at ip (empty: not scheduled, no address).
 func nodeManagerPod(name, uid, node, ip string, ready, stopping bool) corev1.Pod {
-	pod := nmPod(name, "r", ready, stopping)
+	pod := testpods.Pod(name, ready, stopping)
 	pod.UID = types.UID(uid)
 	pod.Spec.NodeName = node
 	pod.Status.PodIP = ip

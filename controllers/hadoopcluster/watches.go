@@ -163,7 +163,7 @@ func newWorkloadCache(mgr ctrl.Manager, namespaces []string) (cache.Cache, error
 
 // trimPod keeps what maps a pod to its cluster, its PodScheduled and Ready conditions,
 // what a decommission asks its NodeManager at (its address) and which of its
-// containers run (decommission.go), its node (topology.go), and the ResourceManager's
+// containers run (internal/fleet), its node (topology.go), and the ResourceManager's
 // scheduler hash (refresh.go).
 func trimPod(obj any) (any, error) {
 	pod, ok := obj.(*corev1.Pod)

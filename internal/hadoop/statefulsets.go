@@ -55,7 +55,7 @@ func ResourceManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet
 		sidecars:       []corev1.Container{schedulerRefresher(in)},
 	}, configHash)
 	// The operator replaces the ResourceManager's pod itself, after the NodeManagers
-	// (controllers/hadoopcluster/rollout.go).
+	// (internal/fleet).
 	sts.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
 	return sts
 }
@@ -134,7 +134,7 @@ func NodeManagerStatefulSet(in Input, configHash string) *appsv1.StatefulSet {
 	sts.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
 	// The operator replaces outdated NodeManagers one at a time, each decommissioned
 	// by YARN first, rather than the StatefulSet killing their containers
-	// (controllers/hadoopcluster/rollout.go).
+	// (internal/fleet).
 	sts.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
 	if vc := nm.LocalDirs.VolumeClaim; vc != nil {
 		sts.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{{

@@ -1,25 +1,19 @@
-package hadoopcluster
+package fleet
 
 import (
 	"slices"
 	"testing"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/testpods"
 )
 
+// nmPod is a NodeManager pod of a template revision.
 func nmPod(name, revision string, ready, stopping bool) corev1.Pod {
-	pod := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{appsv1.ControllerRevisionHashLabelKey: revision}}}
-	status := corev1.ConditionFalse
-	if ready {
-		status = corev1.ConditionTrue
-	}
-	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: status}}
-	if stopping {
-		pod.DeletionTimestamp = &metav1.Time{Time: time.Now()}
-	}
+	pod := testpods.Pod(name, ready, stopping)
+	pod.Labels = map[string]string{appsv1.ControllerRevisionHashLabelKey: revision}
 	return pod
 }
 
