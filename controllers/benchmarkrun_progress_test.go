@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -72,7 +73,7 @@ func (rm *fakeResourceManager) source() benchmarkrun.YARNApplications {
 			return "http://" + rm.dropping.Addr().String()
 		}
 		return rm.server.URL
-	})
+	}, clock.RealClock{})
 }
 
 func (rm *fakeResourceManager) serve(w http.ResponseWriter, r *http.Request) {

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -233,7 +233,7 @@ func annotateAttachment(ns, name, key, text string) {
 	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{key: value}}})
 	Expect(err).NotTo(HaveOccurred())
 	nad := &unstructured.Unstructured{}
-	nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
+	nad.SetGroupVersionKind(optionalapi.NetworkAttachmentGVK)
 	nad.SetNamespace(ns)
 	nad.SetName(name)
 	Expect(k8sClient.Patch(ctx, nad, client.RawPatch(types.MergePatchType, patch))).To(Succeed())

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 )
 
 // A CRD of a group nothing else in the suite uses plays an optional API that is
@@ -39,9 +39,9 @@ func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
 var widgetGVK = schema.GroupVersionKind{Group: "optional.test.hadoopceph.io", Version: "v1", Kind: "Widget"}
 
 // widgetWatcher waits for the widget API, looking more often than the operator does.
-func widgetWatcher(dc discovery.DiscoveryInterface) *lifecycle.OptionalAPIWatcher {
-	return &lifecycle.OptionalAPIWatcher{
-		Missing:   []lifecycle.OptionalAPI{{Name: "Widgets", Kinds: []schema.GroupVersionKind{widgetGVK}}},
+func widgetWatcher(dc discovery.DiscoveryInterface) *optionalapi.Watcher {
+	return &optionalapi.Watcher{
+		Missing:   []optionalapi.API{{Name: "Widgets", Kinds: []schema.GroupVersionKind{widgetGVK}}},
 		Interval:  100 * time.Millisecond,
 		Discovery: dc,
 	}
@@ -56,7 +56,7 @@ var _ = Describe("The watch for optional APIs", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
-	start := func(w *lifecycle.OptionalAPIWatcher) (<-chan error, context.CancelFunc) {
+	start := func(w *optionalapi.Watcher) (<-chan error, context.CancelFunc) {
 		done := make(chan error, 1)
 		wctx, cancel := context.WithCancel(ctx)
 		DeferCleanup(cancel)
@@ -88,11 +88,11 @@ var _ = Describe("The watch for optional APIs", func() {
 	})
 
 	It("counts an API as served only when every kind of it is", func() {
-		Expect(lifecycle.ServesAll(dc, lifecycle.RookAPI().Kinds)).To(BeTrue(), "the suite installs Rook's CRDs")
-		Expect(lifecycle.ServesAll(dc, lifecycle.NetworkAttachmentAPI().Kinds)).To(BeTrue(), "the suite installs Multus's CRD")
-		Expect(lifecycle.ServesAll(dc, lifecycle.PodMonitorAPI().Kinds)).To(BeTrue(), "the suite installs the PodMonitor CRD")
-		partly := append(lifecycle.RookAPI().Kinds, cephv1.SchemeGroupVersion.WithKind("CephObjectStoreUser"), cephv1.SchemeGroupVersion.WithKind("CephNoSuchKind"))
-		Expect(lifecycle.ServesAll(dc, partly)).To(BeFalse())
-		Expect(lifecycle.ServesAll(dc, []schema.GroupVersionKind{{Group: "absent.test.hadoopceph.io", Version: "v1", Kind: "Gadget"}})).To(BeFalse())
+		Expect(optionalapi.ServesAll(dc, optionalapi.Rook().Kinds)).To(BeTrue(), "the suite installs Rook's CRDs")
+		Expect(optionalapi.ServesAll(dc, optionalapi.NetworkAttachments().Kinds)).To(BeTrue(), "the suite installs Multus's CRD")
+		Expect(optionalapi.ServesAll(dc, optionalapi.PodMonitors().Kinds)).To(BeTrue(), "the suite installs the PodMonitor CRD")
+		partly := append(optionalapi.Rook().Kinds, cephv1.SchemeGroupVersion.WithKind("CephObjectStoreUser"), cephv1.SchemeGroupVersion.WithKind("CephNoSuchKind"))
+		Expect(optionalapi.ServesAll(dc, partly)).To(BeFalse())
+		Expect(optionalapi.ServesAll(dc, []schema.GroupVersionKind{{Group: "absent.test.hadoopceph.io", Version: "v1", Kind: "Gadget"}})).To(BeFalse())
 	})
 })

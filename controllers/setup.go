@@ -11,12 +11,14 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/hadoopcluster"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/storagebackend"
 
 	batchv1 "k8s.io/api/batch/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -92,8 +94,8 @@ func operatorJobSelector() (labels.Selector, error) {
 }
 
 // ErrOptionalAPIInstalled is what the manager stops with when Rook, Multus or the
-// Prometheus Operator was installed after it started (see lifecycle.OptionalAPIWatcher).
-var ErrOptionalAPIInstalled = lifecycle.ErrOptionalAPIInstalled
+// Prometheus Operator was installed after it started (see optionalapi.Watcher).
+var ErrOptionalAPIInstalled = optionalapi.ErrInstalled
 
 // The manager's HTTPS /metrics endpoint (cmd/main.go) asks the API server whose bearer
 // token a scrape carries, and whether that user may get /metrics.
@@ -106,7 +108,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("registering field indexes: %w", err)
 	}
 	// Looked up once for every controller: each sets up its watches from the same answer.
-	apis, err := lifecycle.ServedAPIs(mgr.GetRESTMapper())
+	apis, err := optionalapi.Lookup(mgr.GetRESTMapper())
 	if err != nil {
 		return fmt.Errorf("looking up the optional APIs: %w", err)
 	}
@@ -118,7 +120,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Scheme:        mgr.GetScheme(),
-		Recorder:      mgr.GetEventRecorder("storagebackend-controller"),
+		Events:        lifecycle.Events{Recorder: mgr.GetEventRecorder("storagebackend-controller")},
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
 		APIs:          apis,
@@ -132,7 +134,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		Client:          mgr.GetClient(),
 		APIReader:       mgr.GetAPIReader(),
 		Scheme:          mgr.GetScheme(),
-		Recorder:        mgr.GetEventRecorder("hadoopcluster-controller"),
+		Events:          lifecycle.Events{Recorder: mgr.GetEventRecorder("hadoopcluster-controller")},
 		RookNamespace:   opts.RookNamespace,
 		HadoopImage:     opts.HadoopImage,
 		WatchNamespaces: opts.WatchNamespaces,
@@ -145,13 +147,13 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	yarnApps := opts.YARN
 	if yarnApps == nil {
-		yarnApps = benchmarkrun.NewResourceManagers(hadoop.ResourceManagerWebURL)
+		yarnApps = benchmarkrun.NewResourceManagers(hadoop.ResourceManagerWebURL, clock.RealClock{})
 	}
 	br := &benchmarkrun.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Scheme:        mgr.GetScheme(),
-		Recorder:      mgr.GetEventRecorder("benchmarkrun-controller"),
+		Events:        lifecycle.Events{Recorder: mgr.GetEventRecorder("benchmarkrun-controller")},
 		RookNamespace: opts.RookNamespace,
 		HadoopImage:   opts.HadoopImage,
 		APIs:          apis,
@@ -160,7 +162,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := br.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("setting up the BenchmarkRun controller: %w", err)
 	}
-	if err := lifecycle.AddOptionalAPIWatcher(mgr, apis); err != nil {
+	if err := optionalapi.AddWatcher(mgr, apis); err != nil {
 		return fmt.Errorf("watching for the optional APIs: %w", err)
 	}
 	return nil

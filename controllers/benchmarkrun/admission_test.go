@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 )
 
 // A run waiting for a cluster that never comes fails once spec.deadline has passed
@@ -38,7 +39,7 @@ func TestPendingRunFailsAtItsDeadline(t *testing.T) {
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(run).WithStatusSubresource(run).Build()
 	clock := clocktesting.NewFakePassiveClock(created.Add(20 * time.Minute))
-	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: events.NewFakeRecorder(10), Clock: clock}
+	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Events: lifecycle.Events{Recorder: events.NewFakeRecorder(10)}, Clock: clock}
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
 
 	readyReason := func() (v1alpha1.BenchmarkPhase, string) {
@@ -110,7 +111,7 @@ func TestAdmissionConfirmsTheQueueWithTheAPIServer(t *testing.T) {
 	}
 	cached := build(cluster, mine.DeepCopy())
 	live := build(cluster, mine.DeepCopy(), other, elsewhere)
-	r := &Reconciler{Client: cached, APIReader: live, Scheme: scheme, Recorder: events.NewFakeRecorder(10)}
+	r := &Reconciler{Client: cached, APIReader: live, Scheme: scheme, Events: lifecycle.Events{Recorder: events.NewFakeRecorder(10)}}
 
 	if _, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(mine)}); err != nil {
 		t.Fatal(err)

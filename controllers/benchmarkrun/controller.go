@@ -2,17 +2,14 @@ package benchmarkrun
 
 import (
 	"context"
-	"errors"
+	"slices"
 	"time"
-
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 
 	batchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -24,7 +21,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 )
 
@@ -39,13 +38,14 @@ type Reconciler struct {
 	// all: the runs a run would start before, and Jobs that are not the operator's.
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	Recorder  events.EventRecorder
+	// Events records the events about the kind's objects.
+	Events lifecycle.Events
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
 	// HadoopImage is the image of clusters that name none.
 	HadoopImage string
 	// APIs are the optional APIs served when the operator started.
-	APIs lifecycle.APIs
+	APIs optionalapi.Served
 	// Clock tells the time that spec.deadline is measured with; the real clock when nil.
 	Clock clock.PassiveClock
 	// YARN finds the applications of a running stage, whose progress becomes
@@ -83,14 +83,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	}
 
 	p := newRunPass(run, r.now())
-	defer func() {
-		o, err := r.writeStatus(ctx, p, retErr)
-		retErr = errors.Join(retErr, err)
-		result = lifecycle.Requeue(o, retErr)
-		if retErr == nil && o != lifecycle.Stale && p.requeue > 0 {
-			result = ctrl.Result{RequeueAfter: p.requeue}
-		}
-	}()
+	defer p.Finish(&result, &retErr, func(passErr error) (lifecycle.Outcome, error) { return r.writeStatus(ctx, p, passErr) })
 
 	if !p.finished() {
 		admitted, err := r.admit(ctx, p)
@@ -132,7 +125,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *runPass, reconcileErr e
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.run, old, *st)
 	if o == lifecycle.Patched {
 		recordPhase(p.run)
-		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.run, old.Conditions, st.Conditions, runTransitions)
+		r.Events.RecordTransitions(p.run, old.Conditions, st.Conditions, runTransitions)
 	}
 	return o, err
 }
@@ -186,16 +179,6 @@ func (r *Reconciler) byOtherRun(ctx context.Context, obj client.Object) []reconc
 }
 
 func (r *Reconciler) runsMatching(ctx context.Context, namespace, field, value, except string) []reconcile.Request {
-	runs := &v1alpha1.BenchmarkRunList{}
-	if err := r.List(ctx, runs, client.InNamespace(namespace), client.MatchingFields{field: value}); err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "listing BenchmarkRuns", field, value)
-		return nil
-	}
-	var out []reconcile.Request
-	for i := range runs.Items {
-		if name := runs.Items[i].Name; name != except {
-			out = append(out, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: namespace, Name: name}})
-		}
-	}
-	return out
+	reqs := indexes.Requests(ctx, r, &v1alpha1.BenchmarkRunList{}, client.InNamespace(namespace), client.MatchingFields{field: value})
+	return slices.DeleteFunc(reqs, func(req reconcile.Request) bool { return req.Name == except })
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -29,6 +30,7 @@ type YARNApplications interface {
 type resourceManagers struct {
 	client *yarn.Client
 	webURL func(*v1alpha1.HadoopCluster) string
+	clock  clock.PassiveClock
 
 	mu     sync.Mutex
 	silent map[client.ObjectKey]time.Time
@@ -39,9 +41,10 @@ const silence = time.Minute
 
 // NewResourceManagers asks the ResourceManager of each cluster at webURL(cluster):
 // hadoop.ResourceManagerWebURL, its Service, in the operator. It asks as
-// hadoop.HadoopUser, whom every cluster's YARN ACLs count among the admins.
-func NewResourceManagers(webURL func(*v1alpha1.HadoopCluster) string) YARNApplications {
-	return &resourceManagers{client: yarn.NewClient(hadoop.HadoopUser), webURL: webURL}
+// hadoop.HadoopUser, whom every cluster's YARN ACLs count among the admins. clk tells
+// how long a ResourceManager that did not answer is left alone.
+func NewResourceManagers(webURL func(*v1alpha1.HadoopCluster) string, clk clock.PassiveClock) YARNApplications {
+	return &resourceManagers{client: yarn.NewClient(hadoop.HadoopUser), webURL: webURL, clock: clk}
 }
 
 func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.HadoopCluster, tag string) ([]yarn.Application, error) {
@@ -49,7 +52,7 @@ func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.H
 	m.mu.Lock()
 	until, silent := m.silent[key]
 	m.mu.Unlock()
-	if silent && time.Now().Before(until) {
+	if silent && m.clock.Now().Before(until) {
 		return nil, fmt.Errorf("not asked until %s: the last request failed", until.Format(time.TimeOnly))
 	}
 
@@ -57,7 +60,7 @@ func (m *resourceManagers) ApplicationsByTag(ctx context.Context, hc *v1alpha1.H
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
-		now := time.Now()
+		now := m.clock.Now()
 		if m.silent == nil {
 			m.silent = map[client.ObjectKey]time.Time{}
 		}
@@ -82,7 +85,7 @@ func (r *Reconciler) reportPercent(ctx context.Context, p *runPass, step benchma
 	if r.YARN == nil || p.cluster == nil || benchmark.MapReduceJobs(step.Stage) == 0 {
 		return
 	}
-	p.requeueWithin(ProgressInterval)
+	p.RequeueWithin(ProgressInterval)
 	apps, err := r.YARN.ApplicationsByTag(ctx, p.cluster, job.Name)
 	if err != nil {
 		log.FromContext(ctx).V(1).Info("stage progress unknown: the ResourceManager did not answer",

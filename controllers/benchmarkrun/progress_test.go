@@ -22,6 +22,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/benchmark"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
@@ -64,7 +65,7 @@ func TestOnlyRunningStagesArePolled(t *testing.T) {
 			return []string{obj.(*v1alpha1.BenchmarkRun).Spec.ClusterRef.Name}
 		}).Build()
 	source := &countingYARN{apps: []yarn.Application{{State: "RUNNING", Progress: 37.9, StartedTime: now.UnixMilli()}}}
-	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Recorder: events.NewFakeRecorder(10), YARN: source}
+	r := &Reconciler{Client: c, APIReader: c, Scheme: scheme, Events: lifecycle.Events{Recorder: events.NewFakeRecorder(10)}, YARN: source}
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(run)}
 	read := func() *v1alpha1.BenchmarkRun {
 		t.Helper()

@@ -104,12 +104,12 @@ func (r *Reconciler) runStep(ctx context.Context, p *runPass, step benchmark.Ste
 	}
 	p.recordStage(res)
 	if res.Phase == v1alpha1.StagePhaseSucceeded {
-		r.event(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageSucceeded, "Evaluate",
+		r.Events.Record(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageSucceeded, "Evaluate",
 			fmt.Sprintf("%s succeeded in %s (%s)", where, durationText(res.Duration), res.Throughput))
 		return true, nil
 	}
 	message := where + " failed: " + res.Message
-	r.event(run, job, corev1.EventTypeWarning, v1alpha1.EventReasonStageFailed, "Evaluate", message)
+	r.Events.Record(run, job, corev1.EventTypeWarning, v1alpha1.EventReasonStageFailed, "Evaluate", message)
 	p.fail(outcome.Reason, message)
 	return false, nil
 }
@@ -164,14 +164,14 @@ func (r *Reconciler) startStep(ctx context.Context, p *runPass, step benchmark.S
 	if err := r.Create(ctx, job); err != nil {
 		if apierrors.IsAlreadyExists(err) {
 			// The cache has not seen the Job this run created in an earlier pass yet.
-			p.requeue = lifecycle.StaleRetry
+			p.RequeueWithin(lifecycle.StaleRetry)
 			return nil
 		}
 		return fmt.Errorf("creating Job %s: %w", job.Name, err)
 	}
 	p.setPhase(v1alpha1.BenchmarkPhaseRunning, v1alpha1.ReasonRunning, run.Status.Progress.Message)
 	p.recordStage(runningStage(step, job))
-	r.event(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageStarted, "Start",
+	r.Events.Record(run, job, corev1.EventTypeNormal, v1alpha1.EventReasonStageStarted, "Start",
 		fmt.Sprintf("%s, with Job %s", run.Status.Progress.Message, job.Name))
 	p.waitUntilDeadline(run.Status.StartTime.Time)
 	return nil

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
@@ -20,7 +19,7 @@ const defaultDeadline = 24 * time.Hour
 // that ran, when the run started and ended) plus what the pass derives from it, so
 // the pass starts from the status as read.
 type runPass struct {
-	lifecycle.Conditions
+	lifecycle.Pass
 	// base is the run as read, the origin of the status patch.
 	base *v1alpha1.BenchmarkRun
 	run  *v1alpha1.BenchmarkRun
@@ -29,13 +28,10 @@ type runPass struct {
 	cluster *v1alpha1.HadoopCluster
 	// phaseReason and phaseMessage explain the phase on Ready.
 	phaseReason, phaseMessage string
-	// requeue asks for another pass after this long, for a deadline to be checked or
-	// a stage's progress to be read.
-	requeue time.Duration
 }
 
 func newRunPass(run *v1alpha1.BenchmarkRun, now time.Time) *runPass {
-	p := &runPass{Conditions: lifecycle.NewConditions(&run.Status.Conditions, run.Generation), base: run.DeepCopy(), run: run, now: now}
+	p := &runPass{Pass: lifecycle.NewPass(&run.Status.Conditions, run.Generation), base: run.DeepCopy(), run: run, now: now}
 	run.Status.Workload = benchmark.Workload(&run.Spec)
 	if c := meta.FindStatusCondition(run.Status.Conditions, v1alpha1.ConditionReady); c != nil {
 		p.phaseReason, p.phaseMessage = c.Reason, c.Message
@@ -58,14 +54,7 @@ func (p *runPass) deadline() time.Duration {
 
 // waitUntilDeadline asks for a pass when the deadline, counted from since, passes.
 func (p *runPass) waitUntilDeadline(since time.Time) {
-	p.requeueWithin(max(since.Add(p.deadline()).Sub(p.now), time.Second))
-}
-
-// requeueWithin asks for another pass after d at the latest.
-func (p *runPass) requeueWithin(d time.Duration) {
-	if p.requeue == 0 || d < p.requeue {
-		p.requeue = d
-	}
+	p.RequeueWithin(max(since.Add(p.deadline()).Sub(p.now), time.Second))
 }
 
 func (p *runPass) setPhase(phase v1alpha1.BenchmarkPhase, reason, message string) {
@@ -83,7 +72,7 @@ func (p *runPass) complete() {
 	if p.run.Status.CompletionTime == nil {
 		p.run.Status.CompletionTime = &metav1.Time{Time: p.now}
 	}
-	p.requeue = 0
+	p.StopRequeue()
 }
 
 // summarize sets Ready from the phase: True once the run succeeded, else the reason
@@ -137,8 +126,4 @@ var runTransitions = lifecycle.Transitions{
 	},
 	Note:          func(c metav1.Condition) string { return c.Type + ": " + c.Message },
 	OncePerReason: true,
-}
-
-func (r *Reconciler) event(run *v1alpha1.BenchmarkRun, related runtime.Object, eventType, reason, action, note string) {
-	lifecycle.Events{Recorder: r.Recorder}.Record(run, related, eventType, reason, action, note)
 }

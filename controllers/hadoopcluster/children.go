@@ -325,7 +325,7 @@ func (r *Reconciler) removeChildren(ctx context.Context, p *clusterPass, because
 		}
 	}
 	if len(removed) > 0 {
-		r.event(p.hc, v1alpha1.EventReasonDeleted, "Delete", "Deleted "+strings.Join(removed, ", ")+" because "+because)
+		r.Events.Normal(p.hc, nil, v1alpha1.EventReasonDeleted, "Delete", "Deleted "+strings.Join(removed, ", ")+" because "+because)
 	}
 	return nil
 }

@@ -2,19 +2,18 @@ package hadoopcluster
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 )
 
 // Reconciler runs YARN on a StorageBackend's CephFS: it waits for the
@@ -26,7 +25,8 @@ type Reconciler struct {
 	// metadata only.
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	Recorder  events.EventRecorder
+	// Events records the events about the kind's objects.
+	Events lifecycle.Events
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
 	// HadoopImage is the image of clusters that name none; without it such clusters
@@ -49,7 +49,7 @@ type Reconciler struct {
 	// status needs; SetupWithManager creates it.
 	workloads client.Reader
 	// APIs are the optional APIs served when the operator started.
-	APIs lifecycle.APIs
+	APIs optionalapi.Served
 	// applied spares passes the requests that would change nothing.
 	applied applyMemory
 }
@@ -88,27 +88,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	recordReadiness(hc)
+	if hc.Spec.Paused {
+		o, err := lifecycle.Paused(ctx, r.Client, r.Events, hc, &hc.Status.Conditions, hc.Generation)
+		return lifecycle.Requeue(o, err), err
+	}
 	if !hc.DeletionTimestamp.IsZero() {
 		r.applied.forget(req.NamespacedName)
 		return ctrl.Result{}, nil
 	}
-	if hc.Spec.Paused {
-		o, err := lifecycle.Paused(ctx, r.Client, lifecycle.Events{Recorder: r.Recorder}, hc, &hc.Status.Conditions, hc.Generation)
-		return lifecycle.Requeue(o, err), err
-	}
 
 	p := newClusterPass(hc)
-	defer func() {
-		o, err := r.writeStatus(ctx, p, retErr)
-		retErr = errors.Join(retErr, err)
-		// The cache had not caught up with the previous pass's status write, whose own
-		// watch event the controller ignores: a stale pass is repeated shortly rather
-		// than reported as an error.
-		result = lifecycle.Requeue(o, retErr)
-		if result.IsZero() && retErr == nil && p.requeueAfter > 0 {
-			result.RequeueAfter = p.requeueAfter
-		}
-	}()
+	defer p.Finish(&result, &retErr, func(passErr error) (lifecycle.Outcome, error) { return r.writeStatus(ctx, p, passErr) })
 
 	res, err := r.reconcileStorage(ctx, p)
 	if err != nil {

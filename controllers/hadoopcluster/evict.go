@@ -125,12 +125,12 @@ func (r *Reconciler) startEviction(ctx context.Context, in hadoop.Input, e fenci
 		return fmt.Errorf("creating Job %s to evict the CephFS sessions of pod %s: %w", job.Name, gone.Name, err)
 	}
 	if e.NodeLost {
-		r.record(hc, job, corev1.EventTypeWarning, v1alpha1.EventReasonFencingSessions, "Evict",
+		r.Events.Record(hc, job, corev1.EventTypeWarning, v1alpha1.EventReasonFencingSessions, "Evict",
 			fmt.Sprintf("Pod %s (uid %s) remains, but %s; Job %s evicts its CephFS sessions opened before %s, as client.%s, so that no other client waits for them",
 				gone.Name, gone.UID, e.Why, job.Name, e.FencedAt.UTC().Format(time.RFC3339), storage.EvictionClientID))
 		return nil
 	}
-	r.record(hc, job, corev1.EventTypeNormal, v1alpha1.EventReasonEvictingSessions, "Evict",
+	r.Events.Record(hc, job, corev1.EventTypeNormal, v1alpha1.EventReasonEvictingSessions, "Evict",
 		fmt.Sprintf("Pod %s (uid %s) is gone; Job %s evicts the CephFS sessions it may have left open, as client.%s",
 			gone.Name, gone.UID, job.Name, storage.EvictionClientID))
 	return nil

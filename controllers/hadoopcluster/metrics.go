@@ -19,7 +19,7 @@ import (
 //
 // Without the Prometheus Operator's API there is nothing to do: the cluster's daemons
 // still serve /prom for any other Prometheus, and installing the Prometheus Operator
-// restarts the operator (lifecycle.OptionalAPIWatcher). Without storage, or with a
+// restarts the operator (optionalapi.Watcher). Without storage, or with a
 // spec it cannot build, the pass changes nothing, the PodMonitor included.
 func (r *Reconciler) reconcileMetrics(ctx context.Context, p *clusterPass) error {
 	if !r.APIs.PodMonitors || p.built == nil {
@@ -32,7 +32,7 @@ func (r *Reconciler) reconcileMetrics(ctx context.Context, p *clusterPass) error
 
 	outcome, err := r.applyChild(ctx, p, desired)
 	if err != nil {
-		r.record(p.hc, nil, corev1.EventTypeWarning, v1alpha1.ReasonReconcileError, "Apply",
+		r.Events.Record(p.hc, nil, corev1.EventTypeWarning, v1alpha1.ReasonReconcileError, "Apply",
 			err.Error()+"; Prometheus does not scrape the cluster's daemons until the operator's retries succeed")
 		return err
 	}
@@ -40,7 +40,7 @@ func (r *Reconciler) reconcileMetrics(ctx context.Context, p *clusterPass) error
 	case childApplied:
 		p.podMonitorApplied = true
 	case childConflict:
-		r.record(p.hc, nil, corev1.EventTypeWarning, v1alpha1.ReasonChildConflict, "Apply",
+		r.Events.Record(p.hc, nil, corev1.EventTypeWarning, v1alpha1.ReasonChildConflict, "Apply",
 			r.describe(desired)+" already exists and is not controlled by this HadoopCluster; it is left untouched, and Prometheus does not scrape the cluster through it: delete it, or give the cluster another name")
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
@@ -19,7 +19,7 @@ func TestMetricsWithoutThePrometheusOperator(t *testing.T) {
 	if p.built.PodMonitor == nil {
 		t.Fatal("a cluster with the defaults builds no PodMonitor")
 	}
-	r := &Reconciler{APIs: lifecycle.APIs{PodMonitors: false}}
+	r := &Reconciler{APIs: optionalapi.Served{PodMonitors: false}}
 	if err := r.reconcileMetrics(context.Background(), p); err != nil {
 		t.Fatalf("reconcileMetrics: %v, want nothing done and no error", err)
 	}
@@ -30,7 +30,7 @@ func TestMetricsWithoutThePrometheusOperator(t *testing.T) {
 
 func TestMetricsLeaveThePodMonitorWhenNothingWasBuilt(t *testing.T) {
 	hc := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "analytics", Name: "waiting", Generation: 1}}
-	r := &Reconciler{APIs: lifecycle.APIs{PodMonitors: true}}
+	r := &Reconciler{APIs: optionalapi.Served{PodMonitors: true}}
 	if err := r.reconcileMetrics(context.Background(), newClusterPass(hc)); err != nil {
 		t.Fatalf("reconcileMetrics: %v, want nothing done and no error", err)
 	}

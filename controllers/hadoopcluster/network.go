@@ -16,6 +16,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
@@ -138,7 +139,7 @@ func (r *Reconciler) readAttachments(ctx context.Context, keys []string) (attach
 	for _, key := range keys {
 		ns, name, _ := strings.Cut(key, "/")
 		nad := &metav1.PartialObjectMetadata{}
-		nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
+		nad.SetGroupVersionKind(optionalapi.NetworkAttachmentGVK)
 		err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, nad)
 		switch {
 		case apierrors.IsNotFound(err):

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
-	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/storage"
 )
 
@@ -21,7 +21,7 @@ func TestNetworkWithoutMultus(t *testing.T) {
 			Attachments: []v1alpha1.NetworkAttachment{{Name: "ib-hadoop"}, {Name: "tengig", Namespace: "network"}},
 		}},
 	}
-	r := &Reconciler{APIs: lifecycle.APIs{NetworkAttachments: false}}
+	r := &Reconciler{APIs: optionalapi.Served{NetworkAttachments: false}}
 	p := newClusterPass(hc)
 	if err := r.reconcileNetwork(context.Background(), p, storage.Resolved{}); err != nil {
 		t.Fatal(err)

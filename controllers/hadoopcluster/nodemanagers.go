@@ -62,10 +62,10 @@ func (r *Reconciler) planNodeManagers(ctx context.Context, p *clusterPass) error
 	p.nodeManagers = d
 	hc.Status.Decommissioning = d.Status
 	if d.RequeueAfter > 0 {
-		p.requeueWithin(d.RequeueAfter)
+		p.RequeueWithin(d.RequeueAfter)
 	}
 	if e := d.Event; e != nil {
-		r.record(hc, nil, e.Type, e.Reason, e.Action, e.Note)
+		r.Events.Record(hc, nil, e.Type, e.Reason, e.Action, e.Note)
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func (r *Reconciler) replacePods(ctx context.Context, p *clusterPass) error {
 		if err := r.replacePod(ctx, hc, name); err != nil {
 			return err
 		}
-		r.event(hc, v1alpha1.EventReasonPodReplaced, "Update",
+		r.Events.Normal(hc, nil, v1alpha1.EventReasonPodReplaced, "Update",
 			fmt.Sprintf("Replacing NodeManager pod %s with the current template", name))
 		return nil
 	}
@@ -100,7 +100,7 @@ func (r *Reconciler) replacePods(ctx context.Context, p *clusterPass) error {
 			if err := r.replacePod(ctx, hc, pod.Name); err != nil {
 				return err
 			}
-			r.event(hc, v1alpha1.EventReasonPodReplaced, "Update",
+			r.Events.Normal(hc, nil, v1alpha1.EventReasonPodReplaced, "Update",
 				fmt.Sprintf("Replacing ResourceManager pod %s with the current template, after the NodeManagers", pod.Name))
 		}
 	}

@@ -38,7 +38,7 @@ func (r *Reconciler) replaceStatefulSet(ctx context.Context, p *clusterPass, exi
 	if err != nil && !apierrors.IsNotFound(err) {
 		return false, fmt.Errorf("deleting %s to replace it: %w", r.describe(have), err)
 	}
-	r.event(p.hc, v1alpha1.EventReasonReplaced, "Replace", fmt.Sprintf(
+	r.Events.Normal(p.hc, nil, v1alpha1.EventReasonReplaced, "Replace", fmt.Sprintf(
 		"Deleted StatefulSet %s, leaving its pods running, to create it anew with serviceName %s instead of %s, which cannot change in place",
 		have.Name, want.Spec.ServiceName, have.Spec.ServiceName))
 	return true, nil

@@ -20,7 +20,7 @@ import (
 // clusterPass carries one reconcile of a HadoopCluster: the object as read, the status
 // being rebuilt on it, and the StatefulSets the pass applied.
 type clusterPass struct {
-	lifecycle.Conditions
+	lifecycle.Pass
 	// base is the object as read, the origin of the status patch.
 	base *v1alpha1.HadoopCluster
 	// hc is the object whose status the pass rebuilds.
@@ -33,9 +33,6 @@ type clusterPass struct {
 	built *hadoop.Objects
 	// podMonitorApplied says that the pass applied the cluster's PodMonitor.
 	podMonitorApplied bool
-	// requeueAfter asks for another pass this soon, for what no watch reports, such
-	// as a decommission's progress in YARN.
-	requeueAfter time.Duration
 	// nodeManagers is what the pass decided about the NodeManagers (nodemanagers.go).
 	nodeManagers fleet.Decision
 	// sessionPodsObserved says that the pass rebuilt status.sessionPods from the
@@ -46,17 +43,10 @@ type clusterPass struct {
 	nodeManagerHostsObserved bool
 }
 
-// requeueWithin asks for another pass within d at the latest.
-func (p *clusterPass) requeueWithin(d time.Duration) {
-	if p.requeueAfter == 0 || d < p.requeueAfter {
-		p.requeueAfter = d
-	}
-}
-
 // newClusterPass starts a pass. Everything in the status is rebuilt from what exists,
 // except conditions, which keep their last transition times while their status holds.
 func newClusterPass(hc *v1alpha1.HadoopCluster) *clusterPass {
-	p := &clusterPass{Conditions: lifecycle.NewConditions(&hc.Status.Conditions, hc.Generation), base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
+	p := &clusterPass{Pass: lifecycle.NewPass(&hc.Status.Conditions, hc.Generation), base: hc.DeepCopy(), hc: hc, statefulSets: map[string]*appsv1.StatefulSet{}}
 	hc.Status = v1alpha1.HadoopClusterStatus{
 		ObservedGeneration: hc.Status.ObservedGeneration,
 		Conditions:         hc.Status.Conditions,
@@ -117,10 +107,10 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 		if p.built != nil && len(p.built.NetworkPolicies) > 0 {
 			children = "NetworkPolicies, " + children
 		}
-		r.event(hc, v1alpha1.EventReasonCreated, "Create",
+		r.Events.Normal(hc, nil, v1alpha1.EventReasonCreated, "Create",
 			fmt.Sprintf("Created the cluster's %s (configuration hash %s)", children, after.ConfigHash))
 	case after.ConfigHash != before.ConfigHash && after.ConfigHash != "":
-		r.event(hc, v1alpha1.EventReasonConfigChanged, "Update",
+		r.Events.Normal(hc, nil, v1alpha1.EventReasonConfigChanged, "Update",
 			fmt.Sprintf("Hadoop configuration changed (hash %s, was %s): the pods roll to the new configuration", after.ConfigHash, before.ConfigHash))
 	}
 	// Once for each spec that asks for it, rather than on every pass.
@@ -129,7 +119,7 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 			TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
 			ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hadoop.NetworkPolicyName(hc, hadoop.NodeManager)},
 		}
-		r.record(hc, related, corev1.EventTypeWarning, v1alpha1.EventReasonNetworkPoliciesIneffective, "Apply", networkPoliciesIneffective)
+		r.Events.Record(hc, related, corev1.EventTypeWarning, v1alpha1.EventReasonNetworkPoliciesIneffective, "Apply", networkPoliciesIneffective)
 	}
 	if d := after.Decommissioning; d != nil && (before.Decommissioning == nil || !before.Decommissioning.StartTime.Equal(&d.StartTime)) {
 		var pods []string
@@ -142,14 +132,14 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 			note = fmt.Sprintf("Decommissioning NodeManager %s in YARN before replacing its pod with the current template, until %s at the latest",
 				strings.Join(pods, ", "), d.Deadline.UTC().Format(time.RFC3339))
 		}
-		r.event(hc, v1alpha1.EventReasonDecommissioning, "Scale", note)
+		r.Events.Normal(hc, nil, v1alpha1.EventReasonDecommissioning, "Scale", note)
 	}
 	if before.NodeManagers != "" && after.NodeManagers != "" && before.DesiredNodeManagers != after.DesiredNodeManagers {
-		r.event(hc, v1alpha1.EventReasonScaled, "Scale",
+		r.Events.Normal(hc, nil, v1alpha1.EventReasonScaled, "Scale",
 			fmt.Sprintf("Scaled NodeManagers from %d to %d", before.DesiredNodeManagers, after.DesiredNodeManagers))
 	}
 
-	lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(hc, before.Conditions, after.Conditions, lifecycle.Transitions{
+	r.Events.RecordTransitions(hc, before.Conditions, after.Conditions, lifecycle.Transitions{
 		Warnings: clusterWarningReasons,
 		Skip: func(c metav1.Condition) bool {
 			if c.Type == v1alpha1.ConditionReady {
@@ -159,11 +149,6 @@ func (r *Reconciler) recordClusterChanges(p *clusterPass, before, after v1alpha1
 		},
 		Related: func(c metav1.Condition) runtime.Object { return componentStatefulSet(hc, c.Type) },
 	})
-}
-
-// event records a Normal event about hc.
-func (r *Reconciler) event(hc *v1alpha1.HadoopCluster, reason, action, note string) {
-	r.record(hc, nil, corev1.EventTypeNormal, reason, action, note)
 }
 
 // componentStatefulSet is the StatefulSet of the component whose condition is
@@ -180,10 +165,6 @@ func componentStatefulSet(hc *v1alpha1.HadoopCluster, conditionType string) runt
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: hc.Namespace, Name: hadoop.ComponentName(hc, c)},
 	}
-}
-
-func (r *Reconciler) record(hc *v1alpha1.HadoopCluster, related runtime.Object, eventType, reason, action, note string) {
-	lifecycle.Events{Recorder: r.Recorder}.Record(hc, related, eventType, reason, action, note)
 }
 
 // jobHistoryEnabled reads spec.jobHistory.enabled, which the API defaults to true.

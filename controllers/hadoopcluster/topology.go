@@ -54,7 +54,7 @@ func (r *Reconciler) reconcileTopology(ctx context.Context, p *clusterPass) erro
 	hc.Status.NodeManagerHosts = hosts
 	p.nodeManagerHostsObserved = true
 	if unanswered > 0 {
-		p.requeueWithin(nodeManagerAskAgain)
+		p.RequeueWithin(nodeManagerAskAgain)
 	}
 
 	// Like every child, not before the pass could build the cluster's objects: a

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -150,15 +149,5 @@ func TestAskNodeManagers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(counts, want) {
 		t.Errorf("learnt %v, want %v", counts, want)
-	}
-}
-
-func TestRequeueWithin(t *testing.T) {
-	p := &clusterPass{}
-	p.requeueWithin(15 * time.Second)
-	p.requeueWithin(nodeManagerAskAgain)
-	p.requeueWithin(time.Minute)
-	if p.requeueAfter != nodeManagerAskAgain {
-		t.Errorf("requeueAfter = %s, want the sooner %s", p.requeueAfter, nodeManagerAskAgain)
 	}
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
@@ -108,7 +109,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	if r.APIs.NetworkAttachments {
 		nad := &metav1.PartialObjectMetadata{}
-		nad.SetGroupVersionKind(lifecycle.NetworkAttachmentGVK)
+		nad.SetGroupVersionKind(optionalapi.NetworkAttachmentGVK)
 		b = b.WatchesMetadata(nad, handler.EnqueueRequestsFromMapFunc(r.byNetworkAttachment), builder.WithPredicates(attachmentChanged))
 	} else {
 		mgr.GetLogger().Info("NetworkAttachmentDefinitions are not served: HadoopClusters that ask for attachments report NetworkAttachmentNotFound until Multus is installed, which restarts the operator")
@@ -266,16 +267,7 @@ func (r *Reconciler) clustersBy(ctx context.Context, field, value string, opts .
 
 // clusterRequests lists the HadoopClusters that opts select, as requests.
 func (r *Reconciler) clusterRequests(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
-	list := &v1alpha1.HadoopClusterList{}
-	if err := r.List(ctx, list, opts...); err != nil {
-		log.FromContext(ctx).Error(err, "listing HadoopClusters to map an event")
-		return nil
-	}
-	reqs := make([]reconcile.Request, 0, len(list.Items))
-	for i := range list.Items {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-	}
-	return reqs
+	return indexes.Requests(ctx, r, &v1alpha1.HadoopClusterList{}, opts...)
 }
 
 func (r *Reconciler) byStorageBackend(ctx context.Context, obj client.Object) []reconcile.Request {
@@ -285,14 +277,9 @@ func (r *Reconciler) byStorageBackend(ctx context.Context, obj client.Object) []
 // byRookObject maps an object of a Rook namespace to the clusters on backends that
 // use that namespace.
 func (r *Reconciler) byRookObject(ctx context.Context, obj client.Object) []reconcile.Request {
-	backends := &v1alpha1.StorageBackendList{}
-	if err := r.List(ctx, backends, client.MatchingFields{indexes.RookNamespace: obj.GetNamespace()}); err != nil {
-		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "namespace", obj.GetNamespace())
-		return nil
-	}
 	var reqs []reconcile.Request
-	for i := range backends.Items {
-		reqs = append(reqs, r.byStorageBackend(ctx, &backends.Items[i])...)
+	for _, backend := range indexes.Requests(ctx, r, &v1alpha1.StorageBackendList{}, client.MatchingFields{indexes.RookNamespace: obj.GetNamespace()}) {
+		reqs = append(reqs, r.clustersBy(ctx, indexes.StorageBackendRef, backend.Name, client.InNamespace(backend.Namespace))...)
 	}
 	return reqs
 }

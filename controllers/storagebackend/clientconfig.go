@@ -68,7 +68,7 @@ func (r *Reconciler) writeRendered(ctx context.Context, sb *v1alpha1.StorageBack
 		if err := r.Create(ctx, desired); err != nil {
 			return false, fmt.Errorf("creating %s: %w", ref, err)
 		}
-		r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
+		r.Events.Normal(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
 			fmt.Sprintf("Rendered %s into %s (hash %s)", what, ref, hash))
 	case err != nil:
 		return false, fmt.Errorf("reading %s: %w", ref, err)
@@ -84,7 +84,7 @@ func (r *Reconciler) writeRendered(ctx context.Context, sb *v1alpha1.StorageBack
 			if err := r.Patch(ctx, existing, client.MergeFrom(before)); err != nil {
 				return false, fmt.Errorf("updating %s: %w", ref, err)
 			}
-			r.event(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
+			r.Events.Normal(sb, nil, v1alpha1.EventReasonClientConfigRendered, "Render",
 				fmt.Sprintf("Re-rendered %s in %s (hash %s, was %s)", what, ref, hash, oldHash))
 		}
 	}

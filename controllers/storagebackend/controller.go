@@ -2,7 +2,6 @@ package storagebackend
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
@@ -10,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -22,6 +20,7 @@ import (
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
+	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/optionalapi"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
@@ -39,7 +38,8 @@ type Reconciler struct {
 	// they are watched as metadata only to keep the operator's memory small.
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	Recorder  events.EventRecorder
+	// Events records the events about the kind's objects.
+	Events lifecycle.Events
 	// RookNamespace is used when a StorageBackend names no Rook namespace.
 	RookNamespace string
 	// HadoopImage runs the Jobs of Rook-mode backends: the one that sets the file
@@ -47,7 +47,7 @@ type Reconciler struct {
 	// preserveOnDelete false has Rook delete it.
 	HadoopImage string
 	// APIs are the optional APIs served when the operator started.
-	APIs lifecycle.APIs
+	APIs optionalapi.Served
 	// NameNodes asks an HDFS backend's NameNodes for their state.
 	NameNodes NameNodeAsker
 	// MDSNamespaces are the Rook namespaces whose MDS pods are watched; empty means
@@ -84,7 +84,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	}
 	recordReadiness(sb)
 	if sb.Spec.Paused {
-		o, err := lifecycle.Paused(ctx, r.Client, lifecycle.Events{Recorder: r.Recorder}, sb, &sb.Status.Conditions, sb.Generation)
+		o, err := lifecycle.Paused(ctx, r.Client, r.Events, sb, &sb.Status.Conditions, sb.Generation)
 		return lifecycle.Requeue(o, err), err
 	}
 	if sb.DeletionTimestamp.IsZero() && !controllerutil.ContainsFinalizer(sb, StorageBackendFinalizer) {
@@ -96,14 +96,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ct
 	}
 
 	p := newPass(sb)
-	defer func() {
-		o, err := r.writeStatus(ctx, p, retErr)
-		retErr = errors.Join(retErr, err)
-		result = lifecycle.Requeue(o, retErr)
-		if result.IsZero() && retErr == nil && !p.deleting {
-			result.RequeueAfter = p.requeueAfter
-		}
-	}()
+	defer p.Finish(&result, &retErr, func(passErr error) (lifecycle.Outcome, error) { return r.writeStatus(ctx, p, passErr) })
 
 	if !sb.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.reconcileDelete(ctx, p)
@@ -141,7 +134,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, p *pass, reconcileErr erro
 	o, err := lifecycle.PatchStatus(ctx, r.Client, p.base, p.sb, old, *st)
 	if o == lifecycle.Patched {
 		recordReadiness(p.sb)
-		lifecycle.Events{Recorder: r.Recorder}.RecordTransitions(p.sb, old.Conditions, st.Conditions, transitions)
+		r.Events.RecordTransitions(p.sb, old.Conditions, st.Conditions, transitions)
 	}
 	return o, err
 }

@@ -58,7 +58,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, p *pass) error {
 			return err
 		}
 		if rook.PreserveOnDelete(sb) {
-			r.event(sb, nil, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
+			r.Events.Normal(sb, nil, v1alpha1.EventReasonRookObjectsPreserved, "Delete",
 				"Kept the CephFilesystem, its subvolume group and the CephClients of Hadoop and the evictor with all data, as preserveOnDelete asks; the file system keeps its flags")
 		} else {
 			emptied, err := r.deleteData(ctx, p)
@@ -187,7 +187,7 @@ func (r *Reconciler) startDeleteData(ctx context.Context, p *pass, name, rookNam
 	if err := r.Create(ctx, job); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating Job %s: %w", name, err)
 	}
-	r.event(sb, job, v1alpha1.ReasonDeletingData, "Delete",
+	r.Events.Normal(sb, job, v1alpha1.ReasonDeletingData, "Delete",
 		fmt.Sprintf("Deleting everything below Hadoop's root %s with Job %s, as preserveOnDelete: false asks", d.Storage.RootPath, name))
 	p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonDeletingData,
 		fmt.Sprintf("preserveOnDelete is false: Job %s is deleting everything below Hadoop's root %s, which Rook must find empty before it deletes it", name, d.Storage.RootPath))
@@ -251,7 +251,7 @@ func (r *Reconciler) deleteOwned(ctx context.Context, p *pass, obj client.Object
 		if err := r.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
 			return false, fmt.Errorf("deleting %s: %w", ref, err)
 		}
-		r.event(p.sb, obj, v1alpha1.EventReasonDeleted, "Delete",
+		r.Events.Normal(p.sb, obj, v1alpha1.EventReasonDeleted, "Delete",
 			"Deleted "+ref+" because preserveOnDelete is false")
 	}
 	return true, nil

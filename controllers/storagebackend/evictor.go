@@ -124,7 +124,7 @@ func (r *Reconciler) removeEvictor(ctx context.Context, p *pass, cc *cephv1.Ceph
 	if err := r.Delete(ctx, cc); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("deleting %s: %w", ref, err)
 	}
-	r.event(p.sb, cc, v1alpha1.EventReasonDeleted, "Delete", "Deleted "+ref+" because spec.cephFS.rook.evictDeadClients is false")
+	r.Events.Normal(p.sb, cc, v1alpha1.EventReasonDeleted, "Delete", "Deleted "+ref+" because spec.cephFS.rook.evictDeadClients is false")
 	return nil
 }
 

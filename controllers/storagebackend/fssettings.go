@@ -123,7 +123,7 @@ func (r *Reconciler) startSettingsJob(ctx context.Context, p *pass, rookNamespac
 	case err != nil:
 		return p.Failed(cond, fmt.Errorf("creating Job %s/%s: %w", job.Namespace, job.Name, err))
 	default:
-		r.event(p.sb, job, v1alpha1.EventReasonCreated, "Create",
+		r.Events.Normal(p.sb, job, v1alpha1.EventReasonCreated, "Create",
 			fmt.Sprintf("Created Job %s/%s, which runs %s as client.%s", job.Namespace, job.Name, commands, settings.ClientID))
 	}
 	p.False(cond, v1alpha1.ReasonApplyingSettings,
@@ -148,7 +148,7 @@ func (r *Reconciler) deleteSettingsJobs(ctx context.Context, p *pass, keep, why 
 		if err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("deleting Job %s/%s: %w", job.Namespace, job.Name, err)
 		}
-		r.event(p.sb, job, v1alpha1.EventReasonDeleted, "Delete", "Deleted Job "+job.Namespace+"/"+job.Name+" "+why)
+		r.Events.Normal(p.sb, job, v1alpha1.EventReasonDeleted, "Delete", "Deleted Job "+job.Namespace+"/"+job.Name+" "+why)
 	}
 	return nil
 }
@@ -191,7 +191,7 @@ func (r *Reconciler) removeFilesystemSettings(ctx context.Context, p *pass) erro
 	if err := r.Delete(ctx, cc); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("deleting %s: %w", ref, err)
 	}
-	r.event(sb, cc, v1alpha1.EventReasonDeleted, "Delete",
+	r.Events.Normal(sb, cc, v1alpha1.EventReasonDeleted, "Delete",
 		fmt.Sprintf("Deleted %s, which set %s on file system %s; the file system keeps the settings", ref, settingsText(rook.FilesystemSettings()), sb.Spec.CephFS.Rook.FilesystemName))
 	return nil
 }

@@ -35,7 +35,8 @@ func (r *Reconciler) reconcileHDFS(ctx context.Context, p *pass) error {
 	sb := p.sb
 	st := &sb.Status
 	st.Mode = v1alpha1.StorageBackendModeHDFS
-	p.requeueAfter = hdfsRetryInterval
+	askAgain := hdfsRetryInterval
+	defer func() { p.RequeueWithin(askAgain) }()
 
 	cfg, unmet, err := r.hdfsClientConfig(ctx, sb)
 	if err != nil {
@@ -74,7 +75,7 @@ func (r *Reconciler) reconcileHDFS(ctx context.Context, p *pass) error {
 	st.RawOverhead = rook.FormatOverhead(int64(replication), 1)
 	p.True(v1alpha1.ConditionFilesystemReady, v1alpha1.ReasonReconciled,
 		fmt.Sprintf("HDFS %s answers: NameNode %s is active; clients write %d replicas in blocks of %d bytes", cfg.DefaultFS, activeAt, replication, st.HDFS.BlockSize))
-	p.requeueAfter = hdfsRecheckInterval
+	askAgain = hdfsRecheckInterval
 	return r.reconcileClientConfigMap(ctx, p, cfg)
 }
 

@@ -233,7 +233,7 @@ func (r *Reconciler) reconcileSubVolumeGroup(ctx context.Context, p *pass, ns st
 		if err := r.apply(ctx, p, svg, func() { rook.MutateSubVolumeGroup(svg, sb, layout) }); err != nil {
 			return false, err
 		}
-		r.event(p.sb, svg, v1alpha1.EventReasonAdopted, "Adopt",
+		r.Events.Normal(p.sb, svg, v1alpha1.EventReasonAdopted, "Adopt",
 			fmt.Sprintf("Adopted %s, Hadoop's root %s, which was %s", ref, root, rook.Owner(existing)))
 	case err == nil && naming.DoNotReconcile(existing):
 		svg = existing
@@ -397,9 +397,9 @@ func (r *Reconciler) apply(ctx context.Context, p *pass, obj client.Object, muta
 	case err != nil:
 		return fmt.Errorf("applying %s: %w", ref, err)
 	case op == controllerutil.OperationResultCreated:
-		r.event(p.sb, obj, v1alpha1.EventReasonCreated, "Create", "Created "+ref)
+		r.Events.Normal(p.sb, obj, v1alpha1.EventReasonCreated, "Create", "Created "+ref)
 	case op == controllerutil.OperationResultUpdated:
-		r.event(p.sb, obj, v1alpha1.EventReasonUpdated, "Update", "Updated "+ref+" to match the StorageBackend")
+		r.Events.Normal(p.sb, obj, v1alpha1.EventReasonUpdated, "Update", "Updated "+ref+" to match the StorageBackend")
 	}
 	return nil
 }

@@ -2,11 +2,8 @@ package storagebackend
 
 import (
 	"fmt"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/lifecycle"
@@ -15,7 +12,7 @@ import (
 // pass carries one reconcile of a StorageBackend: the object as read and the status
 // being rebuilt on it.
 type pass struct {
-	lifecycle.Conditions
+	lifecycle.Pass
 	// base is the object as read, the origin of the status patch.
 	base *v1alpha1.StorageBackend
 	// sb is the object whose status the pass rebuilds.
@@ -24,15 +21,12 @@ type pass struct {
 	deleting bool
 	// finalized is set once the finalizer is gone and the object with it.
 	finalized bool
-	// requeueAfter asks for another pass when nothing watched would start one, as
-	// for an HDFS, whose NameNodes are asked rather than watched.
-	requeueAfter time.Duration
 }
 
 // newPass starts a pass. Everything in the status is rebuilt from what exists, except
 // conditions, which keep their last transition times while their status holds.
 func newPass(sb *v1alpha1.StorageBackend) *pass {
-	p := &pass{Conditions: lifecycle.NewConditions(&sb.Status.Conditions, sb.Generation), base: sb.DeepCopy(), sb: sb, deleting: !sb.DeletionTimestamp.IsZero()}
+	p := &pass{Pass: lifecycle.NewPass(&sb.Status.Conditions, sb.Generation), base: sb.DeepCopy(), sb: sb, deleting: !sb.DeletionTimestamp.IsZero()}
 	if !p.deleting {
 		sb.Status = v1alpha1.StorageBackendStatus{
 			ObservedGeneration: sb.Status.ObservedGeneration,
@@ -104,11 +98,4 @@ var transitions = lifecycle.Transitions{
 				c.Type != v1alpha1.ConditionFilesystemSettingsApplied && c.Type != v1alpha1.ConditionMetadataServersHealthy
 		}
 	},
-}
-
-// event records a Normal event about an action the reconciler took on sb. Warnings are
-// not recorded here: they come from condition transitions (lifecycle.RecordTransitions),
-// after the status patch, so a retried pass does not repeat them.
-func (r *Reconciler) event(sb *v1alpha1.StorageBackend, related runtime.Object, reason, action, note string) {
-	lifecycle.Events{Recorder: r.Recorder}.Record(sb, related, corev1.EventTypeNormal, reason, action, note)
 }

@@ -8,7 +8,6 @@ import (
 
 	cephv1 "github.com/rook/rook/pkg/apis/ceph.rook.io/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -17,16 +16,7 @@ import (
 
 // backendsBy lists the StorageBackends whose index field has value.
 func (r *Reconciler) backendsBy(ctx context.Context, field, value string, opts ...client.ListOption) []reconcile.Request {
-	list := &v1alpha1.StorageBackendList{}
-	if err := r.List(ctx, list, append(opts, client.MatchingFields{field: value})...); err != nil {
-		log.FromContext(ctx).Error(err, "listing StorageBackends to map an event", "index", field, "value", value)
-		return nil
-	}
-	reqs := make([]reconcile.Request, 0, len(list.Items))
-	for i := range list.Items {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-	}
-	return reqs
+	return indexes.Requests(ctx, r, &v1alpha1.StorageBackendList{}, append(opts, client.MatchingFields{field: value})...)
 }
 
 func (r *Reconciler) byRookFilesystem(ctx context.Context, obj client.Object) []reconcile.Request {

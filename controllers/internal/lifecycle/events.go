@@ -24,6 +24,14 @@ type Events struct {
 	Recorder events.EventRecorder
 }
 
+// Normal records a Normal event about an action the operator took on regarding, with
+// an optional related object. Warnings come from condition transitions
+// (RecordTransitions), after the status patch, so that a retried pass does not repeat
+// them, and from the few actions that need a user's attention (Record).
+func (e Events) Normal(regarding, related runtime.Object, reason, action, note string) {
+	e.Record(regarding, related, corev1.EventTypeNormal, reason, action, note)
+}
+
 // Record records an event about regarding, with an optional related object; the note
 // is cut to what the events API takes.
 func (e Events) Record(regarding, related runtime.Object, eventType, reason, action, note string) {

@@ -1,4 +1,4 @@
-package lifecycle
+package optionalapi
 
 import (
 	"slices"
@@ -26,41 +26,41 @@ func TestServedAPIs(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		kinds []schema.GroupVersionKind
-		want  APIs
+		want  Served
 	}{
 		{name: "none"},
-		{name: "everything", kinds: append(slices.Clone(rook), NetworkAttachmentGVK, hadoop.PodMonitorGVK), want: APIs{Rook: true, NetworkAttachments: true, PodMonitors: true}},
-		{name: "the Prometheus Operator alone", kinds: []schema.GroupVersionKind{hadoop.PodMonitorGVK}, want: APIs{PodMonitors: true}},
-		{name: "Rook without one of its kinds", kinds: rook[1:], want: APIs{}},
+		{name: "everything", kinds: append(slices.Clone(rook), NetworkAttachmentGVK, hadoop.PodMonitorGVK), want: Served{Rook: true, NetworkAttachments: true, PodMonitors: true}},
+		{name: "the Prometheus Operator alone", kinds: []schema.GroupVersionKind{hadoop.PodMonitorGVK}, want: Served{PodMonitors: true}},
+		{name: "Rook without one of its kinds", kinds: rook[1:], want: Served{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ServedAPIs(mapper(tc.kinds...))
+			got, err := Lookup(mapper(tc.kinds...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got != tc.want {
-				t.Errorf("ServedAPIs = %+v, want %+v", got, tc.want)
+				t.Errorf("Lookup = %+v, want %+v", got, tc.want)
 			}
 		})
 	}
 }
 
 func TestMissingAPIs(t *testing.T) {
-	names := func(apis []OptionalAPI) []string {
+	names := func(apis []API) []string {
 		var out []string
 		for _, api := range apis {
 			out = append(out, api.Name)
 		}
 		return out
 	}
-	if got := MissingAPIs(APIs{Rook: true, NetworkAttachments: true, PodMonitors: true}); len(got) > 0 {
-		t.Errorf("MissingAPIs of everything served = %v, want none", names(got))
+	if got := Missing(Served{Rook: true, NetworkAttachments: true, PodMonitors: true}); len(got) > 0 {
+		t.Errorf("Missing of everything served = %v, want none", names(got))
 	}
-	got := MissingAPIs(APIs{Rook: true, NetworkAttachments: true})
+	got := Missing(Served{Rook: true, NetworkAttachments: true})
 	if len(got) != 1 || !slices.Equal(got[0].Kinds, []schema.GroupVersionKind{hadoop.PodMonitorGVK}) {
-		t.Errorf("MissingAPIs without PodMonitors = %v, want the Prometheus Operator's", names(got))
+		t.Errorf("Missing without PodMonitors = %v, want the Prometheus Operator's", names(got))
 	}
-	if got := MissingAPIs(APIs{}); len(got) != 3 {
-		t.Errorf("MissingAPIs of nothing served = %v, want Rook, Multus and the Prometheus Operator", names(got))
+	if got := Missing(Served{}); len(got) != 3 {
+		t.Errorf("Missing of nothing served = %v, want Rook, Multus and the Prometheus Operator", names(got))
 	}
 }

@@ -1,4 +1,4 @@
-package lifecycle
+package optionalapi
 
 import (
 	"context"
@@ -16,56 +16,56 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
 
-// ErrOptionalAPIInstalled is what the manager stops with when Rook, Multus or the
+// ErrInstalled is what the manager stops with when Rook, Multus or the
 // Prometheus Operator was installed after it started. Its controllers were set up
-// without watches on those kinds (see apis.go) and controller-runtime's builder cannot
+// without watches on those kinds (see served.go) and controller-runtime's builder cannot
 // add them later, so the process ends and its Deployment starts it again, this time
 // with the watches.
-var ErrOptionalAPIInstalled = errors.New("an API the operator was started without is now served")
+var ErrInstalled = errors.New("an API the operator was started without is now served")
 
-// OptionalAPIPollInterval is how often the operator looks for the optional APIs while
+// PollInterval is how often the operator looks for the optional APIs while
 // they are missing: a discovery request for each, cheap enough to make an
 // installation take effect within half a minute.
-const OptionalAPIPollInterval = 30 * time.Second
+const PollInterval = 30 * time.Second
 
-// OptionalAPI is one API the operator works without and uses when it is served.
-type OptionalAPI struct {
+// API is one API the operator works without and uses when it is served.
+type API struct {
 	Name  string
 	Kinds []schema.GroupVersionKind
 }
 
-// RookAPI is Rook's ceph.rook.io, the kinds the operator uses.
-func RookAPI() OptionalAPI {
-	api := OptionalAPI{Name: "Rook (ceph.rook.io)"}
+// Rook is Rook's ceph.rook.io, the kinds the operator uses.
+func Rook() API {
+	api := API{Name: "Rook (ceph.rook.io)"}
 	for _, kind := range rookKinds {
 		api.Kinds = append(api.Kinds, cephv1.SchemeGroupVersion.WithKind(kind))
 	}
 	return api
 }
 
-// NetworkAttachmentAPI is Multus's k8s.cni.cncf.io.
-func NetworkAttachmentAPI() OptionalAPI {
-	return OptionalAPI{Name: "Multus (k8s.cni.cncf.io)", Kinds: []schema.GroupVersionKind{NetworkAttachmentGVK}}
+// NetworkAttachments is Multus's k8s.cni.cncf.io.
+func NetworkAttachments() API {
+	return API{Name: "Multus (k8s.cni.cncf.io)", Kinds: []schema.GroupVersionKind{NetworkAttachmentGVK}}
 }
 
-// PodMonitorAPI is the Prometheus Operator's monitoring.coreos.com, of which the
+// PodMonitors is the Prometheus Operator's monitoring.coreos.com, of which the
 // operator uses PodMonitors alone.
-func PodMonitorAPI() OptionalAPI {
-	return OptionalAPI{Name: "Prometheus Operator (monitoring.coreos.com PodMonitor)", Kinds: []schema.GroupVersionKind{hadoop.PodMonitorGVK}}
+func PodMonitors() API {
+	return API{Name: "Prometheus Operator (monitoring.coreos.com PodMonitor)", Kinds: []schema.GroupVersionKind{hadoop.PodMonitorGVK}}
 }
 
-// OptionalAPIWatcher is a manager runnable that ends the manager once one of the
+// Watcher is a manager runnable that ends the manager once one of the
 // APIs that were missing at start is served.
-type OptionalAPIWatcher struct {
-	Missing   []OptionalAPI
+type Watcher struct {
+	Missing   []API
 	Interval  time.Duration
 	Discovery discovery.DiscoveryInterface
 }
 
-// AddOptionalAPIWatcher adds a watcher for the optional APIs that the manager's
+// AddWatcher adds a watcher for the optional APIs that the manager's
 // controllers were set up without, as served says; none when every one is served.
-func AddOptionalAPIWatcher(mgr ctrl.Manager, served APIs) error {
-	missing := MissingAPIs(served)
+func AddWatcher(mgr ctrl.Manager, served Served) error {
+	missing := Missing(served)
 	if len(missing) == 0 {
 		return nil
 	}
@@ -73,35 +73,35 @@ func AddOptionalAPIWatcher(mgr ctrl.Manager, served APIs) error {
 	if err != nil {
 		return fmt.Errorf("creating a discovery client: %w", err)
 	}
-	return mgr.Add(&OptionalAPIWatcher{Missing: missing, Interval: OptionalAPIPollInterval, Discovery: dc})
+	return mgr.Add(&Watcher{Missing: missing, Interval: PollInterval, Discovery: dc})
 }
 
-// MissingAPIs are the optional APIs that served says the controllers were set up
+// Missing are the optional APIs that served says the controllers were set up
 // without.
-func MissingAPIs(served APIs) []OptionalAPI {
-	var missing []OptionalAPI
+func Missing(served Served) []API {
+	var missing []API
 	if !served.Rook {
-		missing = append(missing, RookAPI())
+		missing = append(missing, Rook())
 	}
 	if !served.NetworkAttachments {
-		missing = append(missing, NetworkAttachmentAPI())
+		missing = append(missing, NetworkAttachments())
 	}
 	if !served.PodMonitors {
-		missing = append(missing, PodMonitorAPI())
+		missing = append(missing, PodMonitors())
 	}
 	return missing
 }
 
 // NeedLeaderElection is false: a replica waiting for the lease must also restart, or
 // it would lead later without the watches.
-func (w *OptionalAPIWatcher) NeedLeaderElection() bool {
+func (w *Watcher) NeedLeaderElection() bool {
 	return false
 }
 
 // Start polls until one missing API is served, and then returns
-// ErrOptionalAPIInstalled naming it; it returns nil when ctx ends first. A failed
+// ErrInstalled naming it; it returns nil when ctx ends first. A failed
 // lookup is logged and retried, as the API server may just be unavailable.
-func (w *OptionalAPIWatcher) Start(ctx context.Context) error {
+func (w *Watcher) Start(ctx context.Context) error {
 	log := ctrl.LoggerFrom(ctx).WithName("optional-apis")
 	ticker := time.NewTicker(w.Interval)
 	defer ticker.Stop()
@@ -119,7 +119,7 @@ func (w *OptionalAPIWatcher) Start(ctx context.Context) error {
 			}
 			if served {
 				log.Info("an optional API is now served; the operator restarts to watch it", "api", api.Name)
-				return fmt.Errorf("%w: %s", ErrOptionalAPIInstalled, api.Name)
+				return fmt.Errorf("%w: %s", ErrInstalled, api.Name)
 			}
 		}
 	}
@@ -153,4 +153,4 @@ func ServesAll(dc discovery.DiscoveryInterface, kinds []schema.GroupVersionKind)
 	return true, nil
 }
 
-var _ manager.LeaderElectionRunnable = &OptionalAPIWatcher{}
+var _ manager.LeaderElectionRunnable = &Watcher{}

@@ -1,4 +1,7 @@
-package lifecycle
+// Package optionalapi looks up, once when the controllers are set up, the APIs the
+// operator works without and uses when they are served (Rook, Multus, the Prometheus
+// Operator), and ends the manager when one of them appears later.
+package optionalapi
 
 import (
 	"fmt"
@@ -14,10 +17,10 @@ import (
 // kind the API server does not serve would keep the manager from starting, and an
 // operator for external Ceph clusters must run where neither Rook, Multus nor the
 // Prometheus Operator is installed. Installing one later ends the manager so that it
-// starts again with the watches (optional_apis.go).
+// starts again with the watches (watcher.go).
 
-// APIs are the optional APIs the API server served when the controllers were set up.
-type APIs struct {
+// Served are the optional APIs the API server served when the controllers were set up.
+type Served struct {
 	// Rook: every Rook kind the operator uses.
 	Rook bool
 	// NetworkAttachments: Multus's NetworkAttachmentDefinitions.
@@ -26,21 +29,21 @@ type APIs struct {
 	PodMonitors bool
 }
 
-// ServedAPIs looks the optional APIs up, once for every controller.
-func ServedAPIs(mapper meta.RESTMapper) (APIs, error) {
+// Lookup looks the optional APIs up, once for every controller.
+func Lookup(mapper meta.RESTMapper) (Served, error) {
 	rook, err := servesRook(mapper)
 	if err != nil {
-		return APIs{}, err
+		return Served{}, err
 	}
 	nads, err := serves(mapper, NetworkAttachmentGVK)
 	if err != nil {
-		return APIs{}, err
+		return Served{}, err
 	}
 	podMonitors, err := serves(mapper, hadoop.PodMonitorGVK)
 	if err != nil {
-		return APIs{}, err
+		return Served{}, err
 	}
-	return APIs{Rook: rook, NetworkAttachments: nads, PodMonitors: podMonitors}, nil
+	return Served{Rook: rook, NetworkAttachments: nads, PodMonitors: podMonitors}, nil
 }
 
 // NetworkAttachmentGVK is Multus's NetworkAttachmentDefinition. The operator only needs
