@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -130,7 +131,8 @@ func TestResourceManagersLeaveOneThatDidNotAnswerAlone(t *testing.T) {
 		_, _ = w.Write([]byte(`{"apps":null}`))
 	}))
 	defer srv.Close()
-	m := &resourceManagers{client: yarn.NewClient("hadoop"), webURL: func(*v1alpha1.HadoopCluster) string { return srv.URL }}
+	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC))
+	m := &resourceManagers{client: yarn.NewClient("hadoop"), webURL: func(*v1alpha1.HadoopCluster) string { return srv.URL }, clock: clk}
 	down := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "down"}}
 	up := &v1alpha1.HadoopCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "up"}}
 
@@ -158,6 +160,15 @@ func TestResourceManagersLeaveOneThatDidNotAnswerAlone(t *testing.T) {
 	}
 	if hits := requests(); hits != 3 {
 		t.Errorf("%d requests in all, want 3: another cluster's ResourceManager is asked every time", hits)
+	}
+
+	// Once the silence is over, the one that did not answer is asked again.
+	clk.SetTime(clk.Now().Add(silence + time.Second))
+	if _, err := m.ApplicationsByTag(context.Background(), down, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if hits := requests(); hits != 4 {
+		t.Errorf("%d requests in all, want 4: the silence is over", hits)
 	}
 }
 

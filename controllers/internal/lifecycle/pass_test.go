@@ -40,7 +40,7 @@ func TestPassFinish(t *testing.T) {
 		wrote = e
 		return Unchanged, errors.New("patching status")
 	})
-	if wrote != passErr {
+	if !errors.Is(wrote, passErr) {
 		t.Errorf("the status was written from %v, want the pass's error", wrote)
 	}
 	if !errors.Is(err, passErr) || err.Error() != "reading the cluster\npatching status" {
