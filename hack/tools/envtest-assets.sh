@@ -107,6 +107,11 @@ ensure_k8s_wrapper() {
 	# clear step name, if a staging release is missing from the proxy.
 	(cd "${tmp}" && GOFLAGS=-mod=mod go list -deps k8s.io/kubernetes/cmd/kube-apiserver >/dev/null) ||
 		die "cannot resolve k8s.io/kubernetes ${K8S_VERSION} with staging modules at ${K8S_STAGING_VERSION}"
+	# The project's versions of what both build, so that the Kubernetes libraries
+	# compile once for both (lib.sh).
+	align_with_project "${tmp}"
+	(cd "${tmp}" && GOFLAGS=-mod=mod go list -deps k8s.io/kubernetes/cmd/kube-apiserver >/dev/null) ||
+		die "cannot resolve k8s.io/kubernetes ${K8S_VERSION} with the project's module versions"
 
 	mkdir -p "${HCO_SRC}"
 	rm -rf "${K8S_WRAPPER}"

@@ -22,6 +22,28 @@ TOOLS=(
 	"golangci-lint|github.com/golangci/golangci-lint/v2/cmd/golangci-lint|${GOLANGCI_LINT_VERSION}"
 )
 
+# Tools built on the Kubernetes libraries of the minor the project pins, and Ginkgo,
+# which the project requires too: built in a module of their own that requires the
+# project's versions of what both use (align_with_project in lib.sh), so that they and
+# the project share one compiled copy of client-go and its kin in Go's build cache. The
+# others are plain `go install pkg@version`.
+ALIGNED=(controller-gen helm ginkgo)
+
+# build_aligned NAME PKG VERSION LDFLAGS OUT builds PKG at VERSION into OUT in a module
+# aligned with the project's.
+build_aligned() {
+	local name="$1" pkg="$2" version="$3" ldflags="$4" out="$5" mod
+	mk_tmpdir "${name}-module"
+	mod="${HCO_TMPDIR}"
+	step "${name} ${version}: a module requiring ${pkg}@${version}"
+	(cd "${mod}" && go mod init "hco.invalid/${name}" 2>/dev/null && go get "${pkg}@${version}") ||
+		die "${name} ${version}: go get ${pkg}@${version} failed (see output above)"
+	align_with_project "${mod}"
+	step "${name} ${version}: go build ${pkg}"
+	(cd "${mod}" && GOFLAGS=-mod=mod go build -trimpath -ldflags="${ldflags}" -o "${out}" "${pkg}") ||
+		die "${name} ${version}: go build ${pkg} failed in ${mod} (see output above)"
+}
+
 usage() {
 	local t names=()
 	for t in "${TOOLS[@]}"; do names+=("${t%%|*}"); done
@@ -94,14 +116,19 @@ install_tool() {
 		tmp="${HCO_TMPDIR}"
 		step "${name} ${version}: resolving linker flags"
 		ldflags="$(tool_ldflags "${name}" "${version}")"
-		step "${name} ${version}: go install ${pkg}@${version}"
-		(GOBIN="${tmp}/bin" go install -trimpath -ldflags="${ldflags}" "${pkg}@${version}") ||
-			die "${name} ${version}: go install ${pkg}@${version} failed (see output above)"
 		local built
-		built="${tmp}/bin/$(basename "${pkg}")"
-		# Packages ending in a major-version element (kustomize/v5) install
-		# under the previous path element.
-		[[ "${pkg##*/}" =~ ^v[0-9]+$ ]] && built="${tmp}/bin/$(basename "$(dirname "${pkg}")")"
+		if [[ " ${ALIGNED[*]} " == *" ${name} "* ]]; then
+			built="${tmp}/bin/${name}"
+			build_aligned "${name}" "${pkg}" "${version}" "${ldflags}" "${built}"
+		else
+			step "${name} ${version}: go install ${pkg}@${version}"
+			(GOBIN="${tmp}/bin" go install -trimpath -ldflags="${ldflags}" "${pkg}@${version}") ||
+				die "${name} ${version}: go install ${pkg}@${version} failed (see output above)"
+			built="${tmp}/bin/$(basename "${pkg}")"
+			# Packages ending in a major-version element (kustomize/v5) install
+			# under the previous path element.
+			[[ "${pkg##*/}" =~ ^v[0-9]+$ ]] && built="${tmp}/bin/$(basename "$(dirname "${pkg}")")"
+		fi
 		[[ -x "${built}" ]] || die "${name} ${version}: go install produced no binary at ${built}"
 		step "${name} ${version}: installing into ${HCO_BIN}"
 		mkdir -p "${HCO_BIN}"

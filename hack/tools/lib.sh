@@ -120,3 +120,37 @@ fmt_secs() {
 	local s="$1"
 	if ((s >= 60)); then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "${s}"; fi
 }
+
+# align_with_project DIR requires, in the wrapper module DIR (one made here to build a
+# pinned tool), the version this project builds with of every module both build, where
+# the two differ. Go's build cache keys a compiled package by its module's version, its
+# sources and its dependencies' compiled forms: kube-apiserver built on kubernetes' own
+# pins (protobuf a pseudo-version behind ours, its staging modules required as v0.0.0
+# and replaced), or Helm and controller-gen on k8s.io v0.37.0, compile second copies of
+# the Kubernetes libraries the project's tests compile too, minutes of CPU on a fresh
+# machine. Requirements only raise versions (Go picks the highest required), so where a
+# tool pins a newer version it keeps it, and the tools chosen for this build on the
+# Kubernetes minor the project pins: what changes for them is patch levels of shared
+# libraries.
+align_with_project() {
+	local dir="$1" root="${HCO_TOOLS_DIR}/../.." theirs path version their
+	step "aligning the module in ${dir} with the project's module versions"
+	if [[ -z "${HCO_PROJECT_MODULES:-}" ]]; then
+		HCO_PROJECT_MODULES="$(cd "${root}" && go list -deps -test -tags e2e \
+			-f '{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{end}}{{end}}' ./... | sort -u)"
+	fi
+	theirs="$(cd "${dir}" && GOFLAGS=-mod=mod go list -m -f '{{if not .Main}}{{.Path}} {{.Version}}{{end}}' all)"
+	local edits=()
+	while read -r path version; do
+		[[ -n "${path}" ]] || continue
+		their="$(awk -v p="${path}" '$1 == p { print $2 }' <<<"${theirs}")"
+		if [[ -n "${their}" && "${their}" != "${version}" ]]; then
+			edits+=("-require=${path}@${version}")
+		fi
+	done <<<"${HCO_PROJECT_MODULES}"
+	if ((${#edits[@]} == 0)); then
+		return 0
+	fi
+	log "$(basename "${dir}"): requiring the project's versions of ${#edits[@]} shared modules: ${edits[*]#-require=}"
+	(cd "${dir}" && go mod edit "${edits[@]}")
+}
