@@ -193,7 +193,7 @@ cluster-test: $(GINKGO) ## Start a local cluster of CLUSTER_TEST_NODES nodes and
 	HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) hack/cluster/up.sh
 	hack/cluster/netpol.sh up
 	source hack/cluster/env.sh && export KUBECONFIG LOCAL_CLUSTER && \
-		BUSYBOX_IMAGE=$$(hack/cluster/smoke.sh --image) && \
+		BUSYBOX_IMAGE=$$(hack/cluster/busybox-image.sh) && \
 		REGISTRY_IMAGE=$$CLUSTER_REGISTRY/$${BUSYBOX_IMAGE#localhost/} && \
 		hack/images/push.sh --insecure $$CLUSTER_REGISTRY --archive $$CLUSTER_DIR/images/busybox.tar $${BUSYBOX_IMAGE#localhost/} && \
 		BUSYBOX_IMAGE=$$BUSYBOX_IMAGE REGISTRY_IMAGE=$$REGISTRY_IMAGE HCO_CLUSTER_NODES=$(CLUSTER_TEST_NODES) \

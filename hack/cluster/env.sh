@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034
-# Settings of the local single-node Kubernetes (hack/cluster/up.sh, down.sh, smoke.sh,
+# Settings of the local single-node Kubernetes (hack/cluster/up.sh, down.sh, busybox-image.sh,
 # logs.sh), also sourced by the demo and the end-to-end suite for KUBECONFIG. Only
 # variables: whatever sources this keeps its own functions and shell options.
 #

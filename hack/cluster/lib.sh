@@ -65,7 +65,7 @@ check_host() {
 # shellcheck source=../debs.sh
 source "$CLUSTER_SCRIPTS_DIR/../debs.sh"
 
-# Up, down and smoke would trip over each other's half-done work.
+# Up, down and netpol would trip over each other's half-done work.
 take_cluster_lock() {
 	mkdir -p "$HCO_CACHE"
 	exec 8>"$HCO_CACHE/.cluster.lock"

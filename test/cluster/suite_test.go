@@ -19,15 +19,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
 var (
-	ctx       context.Context
-	clientset kubernetes.Interface
+	ctx        context.Context
+	clientset  kubernetes.Interface
+	restConfig *rest.Config
 	// namespace holds this run's pods, deleted at the end unless a spec failed.
 	namespace string
-	// image is a busybox image present on every node (hack/cluster/smoke.sh --image).
+	// image is a busybox image present on every node (hack/cluster/busybox-image.sh).
 	image string
 	// registryImage is the same image in the cluster's registry, which no node has
 	// imported.
@@ -50,7 +52,7 @@ var _ = BeforeSuite(func() {
 	kubeconfig := os.Getenv("KUBECONFIG")
 	Expect(kubeconfig).NotTo(BeEmpty(), "KUBECONFIG must name the local cluster's kubeconfig")
 	image = os.Getenv("BUSYBOX_IMAGE")
-	Expect(image).NotTo(BeEmpty(), "BUSYBOX_IMAGE must name an image on every node (hack/cluster/smoke.sh --image)")
+	Expect(image).NotTo(BeEmpty(), "BUSYBOX_IMAGE must name an image on every node (hack/cluster/busybox-image.sh)")
 	registryImage = os.Getenv("REGISTRY_IMAGE")
 	Expect(registryImage).NotTo(BeEmpty(), "REGISTRY_IMAGE must name that image in the cluster's registry (hack/images/push.sh)")
 	var err error
@@ -59,9 +61,9 @@ var _ = BeforeSuite(func() {
 	Expect(wantNodes).To(BeNumerically(">=", 2), "these specs need two nodes or more")
 	Expect(os.Getenv("LOCAL_CLUSTER")).NotTo(BeEmpty(), "LOCAL_CLUSTER must name cmd/local-cluster's binary")
 
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	restConfig, err = clientcmd.BuildConfigFromFlags("", kubeconfig)
 	Expect(err).NotTo(HaveOccurred())
-	clientset, err = kubernetes.NewForConfig(cfg)
+	clientset, err = kubernetes.NewForConfig(restConfig)
 	Expect(err).NotTo(HaveOccurred())
 
 	namespace = "hco-nodes-" + rand.String(5)
