@@ -40,7 +40,7 @@ if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
     exit 1
   fi
   log "writing $DOC from $RESULTS"
-  exec "$ROOT/hack/bench-datapath-report.py" "$RESULTS" "$DOC"
+  exec "$ROOT/hack/bench_datapath_report.py" "$RESULTS" "$DOC"
 fi
 
 started_ceph=0
@@ -316,5 +316,5 @@ for rep in $(seq 1 "$REPS"); do
 done
 
 log "writing $DOC"
-"$ROOT/hack/bench-datapath-report.py" "$RESULTS" "$DOC"
+"$ROOT/hack/bench_datapath_report.py" "$RESULTS" "$DOC"
 log "done"
