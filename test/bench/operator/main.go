@@ -53,8 +53,10 @@ import (
 const operatorUser = "hadoop-ceph-operator"
 
 // childrenPerCluster: ServiceAccount, two ConfigMaps (the configuration and the
-// topology), three StatefulSets, three Services and a PodDisruptionBudget.
-const childrenPerCluster = 10
+// topology), three StatefulSets, five Services (each component's and the headless ones
+// of the ResourceManager and the JobHistory server), a PodDisruptionBudget, three
+// NetworkPolicies, and the topology reader's Role and RoleBinding.
+const childrenPerCluster = 17
 
 // maxSettle bounds the wait for the operator to become idle after the clusters are
 // created.
@@ -311,6 +313,10 @@ func startManager(binary, kubeconfig, logPath string) (*managerProcess, error) {
 	}
 	cmd := exec.Command(binary,
 		"--metrics-bind-address="+metricsAddr,
+		// Plain HTTP on a loopback port only the benchmark reads: the secure endpoint
+		// (the default) authenticates each scrape through the API server, which would
+		// add the benchmark's own requests to what it measures.
+		"--metrics-secure=false",
 		"--health-probe-bind-address=0",
 		"--hadoop-image=registry.example.com/hadoopceph/hadoop:3.4.2",
 	)
@@ -372,6 +378,11 @@ func (m *metricsClient) sum(name, label string) (float64, error) {
 		return 0, err
 	}
 	defer resp.Body.Close()
+	// An error page has none of the series, which would read as zero passes and an idle
+	// operator.
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET %s: %s", m.url, resp.Status)
+	}
 	var total float64
 	scanner := bufio.NewScanner(resp.Body)
 	for scanner.Scan() {
@@ -550,6 +561,9 @@ var childKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "ServiceList"},
 	{Group: "apps", Version: "v1", Kind: "StatefulSetList"},
 	{Group: "policy", Version: "v1", Kind: "PodDisruptionBudgetList"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicyList"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleList"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBindingList"},
 }
 
 // allChildren reports whether want children of HadoopClusters exist.
