@@ -69,6 +69,19 @@ func (e Exposition) Value(metric string, labels map[string]string) (float64, boo
 	return 0, false
 }
 
+// Sum adds the values of every counter, gauge or untyped sample of metric whose labels
+// include labels (nil: every sample of it): a controller's reconciles across results,
+// or every work queue's depth.
+func (e Exposition) Sum(metric string, labels map[string]string) float64 {
+	var total float64
+	for _, m := range e[metric].GetMetric() {
+		if hasLabels(m, labels) {
+			total += m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
+		}
+	}
+	return total
+}
+
 // hasLabels tells whether m has every label of want, with the value want gives.
 func hasLabels(m *dto.Metric, want map[string]string) bool {
 	matched := 0

@@ -84,6 +84,35 @@ func TestValue(t *testing.T) {
 
 // A scrape of the wrong path, a proxy's error page or a malformed exposition is
 // reported, not read as an endpoint that exposes nothing.
+func TestSum(t *testing.T) {
+	const exposition = "# TYPE controller_runtime_reconcile_total counter\n" +
+		`controller_runtime_reconcile_total{controller="hadoopcluster",result="success"} 398` + "\n" +
+		`controller_runtime_reconcile_total{controller="hadoopcluster",result="requeue"} 3` + "\n" +
+		`controller_runtime_reconcile_total{controller="storagebackend",result="success"} 10` + "\n" +
+		"# TYPE workqueue_depth gauge\n" +
+		`workqueue_depth{name="hadoopcluster"} 2` + "\n" +
+		`workqueue_depth{name="storagebackend"} 1` + "\n"
+	e, err := Parse(strings.NewReader(exposition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		metric string
+		labels map[string]string
+		want   float64
+	}{
+		{"controller_runtime_reconcile_total", map[string]string{"controller": "hadoopcluster"}, 401},
+		{"controller_runtime_reconcile_total", nil, 411},
+		{"workqueue_depth", nil, 3},
+		{"workqueue_depth", map[string]string{"name": "other"}, 0},
+		{"absent", nil, 0},
+	} {
+		if got := e.Sum(tc.metric, tc.labels); got != tc.want {
+			t.Errorf("Sum(%s, %v) = %v, want %v", tc.metric, tc.labels, got, tc.want)
+		}
+	}
+}
+
 func TestParseRefusesOtherContent(t *testing.T) {
 	for name, body := range map[string]string{
 		"HTML":               "<html><body>HTTP ERROR 404</body></html>\n",

@@ -46,6 +46,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/repo"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/testenv"
+	"github.com/hadoopceph/hadoop-ceph-operator/test/promtext"
 )
 
 // operatorUser is the user the manager authenticates as; the audit policy records
@@ -371,8 +372,9 @@ type metricsClient struct {
 	idleSince time.Time
 }
 
-// sum adds up the samples of a metric, optionally only those with a label.
-func (m *metricsClient) sum(name, label string) (float64, error) {
+// sum adds up the samples of a metric whose labels include labels (nil: all of them),
+// read with Prometheus's own parser (test/promtext).
+func (m *metricsClient) sum(name string, labels map[string]string) (float64, error) {
 	resp, err := http.Get(m.url)
 	if err != nil {
 		return 0, err
@@ -383,30 +385,21 @@ func (m *metricsClient) sum(name, label string) (float64, error) {
 	if resp.StatusCode != http.StatusOK {
 		return 0, fmt.Errorf("GET %s: %s", m.url, resp.Status)
 	}
-	var total float64
-	scanner := bufio.NewScanner(resp.Body)
-	for scanner.Scan() {
-		line := scanner.Text()
-		if !strings.HasPrefix(line, name+"{") || !strings.Contains(line, label) {
-			continue
-		}
-		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
-		if err != nil {
-			return 0, fmt.Errorf("reading %q: %w", line, err)
-		}
-		total += v
+	e, err := promtext.Parse(resp.Body)
+	if err != nil {
+		return 0, fmt.Errorf("GET %s: %w", m.url, err)
 	}
-	return total, scanner.Err()
+	return e.Sum(name, labels), nil
 }
 
 // idleFor reports whether every controller's queue has been empty, with no worker
 // busy, for at least d.
 func (m *metricsClient) idleFor(d time.Duration) (bool, error) {
-	depth, err := m.sum("workqueue_depth", "")
+	depth, err := m.sum("workqueue_depth", nil)
 	if err != nil {
 		return false, err
 	}
-	active, err := m.sum("controller_runtime_active_workers", "")
+	active, err := m.sum("controller_runtime_active_workers", nil)
 	if err != nil {
 		return false, err
 	}
@@ -422,7 +415,7 @@ func (m *metricsClient) idleFor(d time.Duration) (bool, error) {
 
 // passes counts the HadoopCluster controller's reconciles so far.
 func (m *metricsClient) passes() (int, error) {
-	n, err := m.sum("controller_runtime_reconcile_total", `controller="hadoopcluster"`)
+	n, err := m.sum("controller_runtime_reconcile_total", map[string]string{"controller": "hadoopcluster"})
 	return int(n), err
 }
 
