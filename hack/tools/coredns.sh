@@ -59,6 +59,7 @@ if [[ ! -f "${WRAPPER}/go.mod" ]] || ! cmp -s <(main_go) "${WRAPPER}/main.go"; t
 	step "resolving the wrapper module's dependencies"
 	(cd "${HCO_TMPDIR}" && GOFLAGS=-mod=mod go mod tidy) ||
 		die "cannot resolve ${MODULE} ${COREDNS_VERSION} on the module proxy"
+	align_with_project "${HCO_TMPDIR}"
 	mkdir -p "${HCO_SRC}"
 	rm -rf "${WRAPPER}"
 	mv "${HCO_TMPDIR}" "${WRAPPER}"

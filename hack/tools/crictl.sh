@@ -23,6 +23,7 @@ log "building crictl ${CRICTL_VERSION} (sigs.k8s.io/cri-tools) ..."
 # module proxy refuses; a wrapper module that requires the version builds the same binary.
 mkdir -p "${WRAPPER}" "${HCO_BIN}"
 printf 'module hco.invalid/cri-tools\n\ngo 1.26\n\nrequire sigs.k8s.io/cri-tools %s\n' "${CRICTL_VERSION}" >"${WRAPPER}/go.mod"
+align_with_project "${WRAPPER}"
 mk_tmpdir crictl
 step "go build sigs.k8s.io/cri-tools/cmd/crictl"
 (cd "${WRAPPER}" && go mod download sigs.k8s.io/cri-tools &&

@@ -44,6 +44,7 @@ if [[ ! -f "${WRAPPER}/go.mod" ]]; then
 		require ${MODULE} ${KUBE_ROUTER_VERSION}
 	EOF
 	printf 'package main\n' >"${HCO_TMPDIR}/doc.go"
+	align_with_project "${HCO_TMPDIR}"
 	mkdir -p "${HCO_SRC}"
 	rm -rf "${WRAPPER}"
 	mv "${HCO_TMPDIR}" "${WRAPPER}"

@@ -129,11 +129,18 @@ fmt_secs() {
 # and replaced), or Helm and controller-gen on k8s.io v0.37.0, compile second copies of
 # the Kubernetes libraries the project's tests compile too, minutes of CPU on a fresh
 # machine. Requirements only raise versions (Go picks the highest required), so where a
-# tool pins a newer version it keeps it, and the tools chosen for this build on the
-# Kubernetes minor the project pins: what changes for them is patch levels of shared
-# libraries.
+# tool pins a newer version it keeps it. Helm, controller-gen and Ginkgo build on the
+# Kubernetes minor the project pins; the cluster's tools (CoreDNS, crictl, kube-router,
+# Multus) on older ones, whose client-go calls still compile and work on the project's.
+# KEEP names modules that stay at the tool's own version, where a newer one changed an
+# API the tool calls (Multus and k8s.io/kubelet's generated field names). Rook's binary
+# is not aligned: it calls controller-runtime and component-helpers APIs that changed.
+#
+# align_with_project DIR [KEEP...]
 align_with_project() {
 	local dir="$1" root="${HCO_TOOLS_DIR}/../.." theirs path version their
+	shift
+	local keep=" $* "
 	step "aligning the module in ${dir} with the project's module versions"
 	if [[ -z "${HCO_PROJECT_MODULES:-}" ]]; then
 		HCO_PROJECT_MODULES="$(cd "${root}" && go list -deps -test -tags e2e \
@@ -142,7 +149,7 @@ align_with_project() {
 	theirs="$(cd "${dir}" && GOFLAGS=-mod=mod go list -m -f '{{if not .Main}}{{.Path}} {{.Version}}{{end}}' all)"
 	local edits=()
 	while read -r path version; do
-		[[ -n "${path}" ]] || continue
+		[[ -n "${path}" && "${keep}" != *" ${path} "* ]] || continue
 		their="$(awk -v p="${path}" '$1 == p { print $2 }' <<<"${theirs}")"
 		if [[ -n "${their}" && "${their}" != "${version}" ]]; then
 			edits+=("-require=${path}@${version}")

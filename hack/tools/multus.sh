@@ -39,6 +39,7 @@ if [[ ! -f "${WRAPPER}/go.sum" ]]; then
 	printf 'package main\n' >"${HCO_TMPDIR}/doc.go"
 	(cd "${HCO_TMPDIR}" && go get "${MULTUS}@${MULTUS_VERSION}" "${WHEREABOUTS}@${WHEREABOUTS_VERSION}") ||
 		die "go get ${MULTUS}@${MULTUS_VERSION} ${WHEREABOUTS}@${WHEREABOUTS_VERSION} failed"
+	align_with_project "${HCO_TMPDIR}" k8s.io/kubelet
 	mkdir -p "${HCO_SRC}"
 	rm -rf "${WRAPPER}"
 	mv "${HCO_TMPDIR}" "${WRAPPER}"
