@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/controllers/internal/indexes"
@@ -37,6 +38,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/fencing"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/naming"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
@@ -44,7 +46,7 @@ import (
 // its children (the PodMonitor among them when the Prometheus Operator is installed),
 // its StorageBackend, the CephCluster that may put Ceph on Multus, the
 // NetworkAttachmentDefinitions (when Multus is installed), the nodes' extended
-// resources and the scheduling of its pods.
+// resources and the scheduling, readiness and running containers of its pods.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	workloads, err := newWorkloadCache(mgr, r.WatchNamespaces)
 	if err != nil {
@@ -101,7 +103,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&networkingv1.NetworkPolicy{}, builder.OnlyMetadata).
 		Watches(&v1alpha1.StorageBackend{}, handler.EnqueueRequestsFromMapFunc(r.byStorageBackend), builder.WithPredicates(backendChanged)).
 		WatchesRawSource(source.Kind(workloads, &corev1.Pod{},
-			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), schedulingChanged())).
+			handler.TypedEnqueueRequestsFromMapFunc(r.byPod), podChanged())).
 		WatchesRawSource(source.Kind(workloads, &corev1.Node{},
 			handler.TypedEnqueueRequestsFromMapFunc(r.byNode), nodeChanged()))
 	if r.APIs.Rook {
@@ -237,12 +239,31 @@ func trimNode(obj any) (any, error) {
 	return out, nil
 }
 
-// schedulingChanged passes pods that come or go, or whose PodScheduled condition
-// changed; readiness reaches the cluster through its StatefulSets.
-func schedulingChanged() predicate.TypedPredicate[*corev1.Pod] {
+// podChanged passes pods that come or go, or whose scheduling, readiness or running
+// containers changed: what the status reports and what a rolling update or a
+// decommission waits for. A decommissioned NodeManager exits, so its pod turning not
+// ready is often the first sign Kubernetes gives that YARN is done with it; a
+// replaced pod turning ready lets the next one go. Without these a pass would learn of
+// them only at its next poll (internal/fleet's Poll), seconds to a quarter minute
+// later for each pod of a rollout. The trimmed pods (trimPod) change on nothing else
+// the kubelet reports often.
+func podChanged() predicate.TypedPredicate[*corev1.Pod] {
 	return predicate.TypedFuncs[*corev1.Pod]{UpdateFunc: func(e event.TypedUpdateEvent[*corev1.Pod]) bool {
-		return !equality.Semantic.DeepEqual(podScheduled(e.ObjectOld), podScheduled(e.ObjectNew))
+		return !equality.Semantic.DeepEqual(podScheduled(e.ObjectOld), podScheduled(e.ObjectNew)) ||
+			podstatus.Ready(e.ObjectOld) != podstatus.Ready(e.ObjectNew) ||
+			!slices.Equal(runningContainers(e.ObjectOld), runningContainers(e.ObjectNew))
 	}}
+}
+
+// runningContainers names the pod's containers that run.
+func runningContainers(pod *corev1.Pod) []string {
+	var out []string
+	for _, c := range pod.Status.ContainerStatuses {
+		if c.State.Running != nil {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 // nodeChanged passes nodes that come or go, or whose extended resources, host name

@@ -151,3 +151,34 @@ func TestNodeChangedByRackAndAddresses(t *testing.T) {
 		}
 	}
 }
+
+func TestPodChangedBySchedulingReadinessAndRunningContainers(t *testing.T) {
+	base := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a-nodemanager-0", ResourceVersion: "1"}}
+	base.Status.Conditions = []corev1.PodCondition{
+		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue},
+		{Type: corev1.PodReady, Status: corev1.ConditionTrue},
+	}
+	base.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "nodemanager", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}
+	resynced := base.DeepCopy()
+	resynced.ResourceVersion = "2"
+	unready := base.DeepCopy()
+	unready.Status.Conditions[1].Status = corev1.ConditionFalse
+	exited := base.DeepCopy()
+	exited.Status.ContainerStatuses = nil
+	unscheduled := base.DeepCopy()
+	unscheduled.Status.Conditions[0] = corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable}
+	p := podChanged()
+	for name, tc := range map[string]struct {
+		pod  *corev1.Pod
+		want bool
+	}{
+		"the same status, a new resource version": {resynced, false},
+		"readiness lost":        {unready, true},
+		"its container stopped": {exited, true},
+		"no longer scheduled":   {unscheduled, true},
+	} {
+		if got := p.Update(event.TypedUpdateEvent[*corev1.Pod]{ObjectOld: base, ObjectNew: tc.pod}); got != tc.want {
+			t.Errorf("%s: podChanged = %v, want %v", name, got, tc.want)
+		}
+	}
+}

@@ -168,20 +168,26 @@ func container(in Input, r role) corev1.Container {
 		Ports:           r.ports,
 		Resources:       r.resources,
 		VolumeMounts:    append(hadoopMounts(in, r.component), r.mounts...),
+		// A rolling update and a scale-up wait for each pod's readiness in turn, and
+		// the kubelet probes readiness only at its period once the startup probe has
+		// passed: short periods make a daemon ready within seconds of its ports
+		// opening. A probe is a TCP connect or one small HTTP request.
 		StartupProbe: &corev1.Probe{
 			ProbeHandler: tcpProbe(r.rpcPort),
 			// Up to five minutes: a ResourceManager recovering many applications
 			// from CephFS takes a while.
-			PeriodSeconds:    5,
-			FailureThreshold: 60,
+			PeriodSeconds:    2,
+			FailureThreshold: 150,
 		},
 		ReadinessProbe: &corev1.Probe{
 			ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
 				Path: r.readinessPath, Port: intstr.FromInt32(r.webPort),
 			}},
-			PeriodSeconds:    10,
+			// Not ready after 30 s without an answer, as a long garbage collection
+			// may last.
+			PeriodSeconds:    5,
 			TimeoutSeconds:   5,
-			FailureThreshold: 3,
+			FailureThreshold: 6,
 		},
 		LivenessProbe: &corev1.Probe{
 			ProbeHandler: tcpProbe(r.rpcPort),

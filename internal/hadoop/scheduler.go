@@ -32,7 +32,8 @@ func schedulerMount() corev1.VolumeMount {
 // content changes, asks the ResourceManager to read it again, as its admin
 // HadoopUser: the queues with -refreshQueues, the exclude list with a graceful
 // -refreshNodes that the ResourceManager itself tracks (-server), so a timeout runs
-// out even when nobody is watching. A file's content when the container starts is
+// out even when nobody is watching. It looks every 2 s, a checksum of two small files,
+// since a decommission waits for it. A file's content when the container starts is
 // what the ResourceManager loaded when it started. A refresh YARN refuses (a removed
 // queue that still has applications, a queue made smaller than its running share
 // allows) is tried again every minute, and its error is in this container's log.
@@ -40,7 +41,7 @@ const refreshScript = `set -u
 dir=` + SchedulerConfDir + `
 queues="$(cksum < "$dir/` + FileCapacityScheduler + `")"
 nodes="$(cksum < "$dir/` + FileNodesExclude + `")"
-while sleep 10; do
+while sleep 2; do
   refused=0
   now="$(cksum < "$dir/` + FileNodesExclude + `")"
   if [ "$now" != "$nodes" ]; then
@@ -64,7 +65,7 @@ while sleep 10; do
   fi
   if [ "$refused" = 1 ]; then
     echo "the ResourceManager refused a refresh; trying again in a minute"
-    sleep 50
+    sleep 58
   fi
 done
 `

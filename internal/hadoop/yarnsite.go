@@ -33,6 +33,10 @@ var OwnedYarnSiteKeys = []string{
 // their jobs (mapredsite.go).
 const heartbeatIntervalMs = 250
 
+// rmRetryIntervalMs is how long a daemon or client that lost the ResourceManager
+// waits before it tries again.
+const rmRetryIntervalMs = 5000
+
 // minFreeLocalDiskMiB is the free space below which a NodeManager's local or log
 // directory is unhealthy: room for a task's spills and a container's logs.
 const minFreeLocalDiskMiB = 1024
@@ -69,6 +73,12 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// the ResourceManager as Hadoop's 1 s does at 4,000. It is fixed rather than
 		// scaled with spec.nodeManagers.replicas, which would roll every pod on a scale.
 		"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms": strconv.Itoa(heartbeatIntervalMs),
+		// NodeManagers, ApplicationMasters and clients that lose the ResourceManager
+		// (a rolling update replaces it last, a node drain moves it) try it again
+		// this often, for Hadoop's 15 minutes. Hadoop's 30 s kept every NodeManager
+		// out of YARN for up to half a minute after each restart of the
+		// ResourceManager; a refused connection costs the returning daemon nothing.
+		"yarn.resourcemanager.connect.retry-interval.ms": strconv.Itoa(rmRetryIntervalMs),
 		// A request larger than any NodeManager fails at once instead of waiting forever.
 		"yarn.scheduler.maximum-allocation-mb":     strconv.FormatInt(nm.MemoryMiB, 10),
 		"yarn.scheduler.maximum-allocation-vcores": strconv.FormatInt(nm.VCores, 10),
