@@ -43,6 +43,9 @@ func TestManagerOptions(t *testing.T) {
 	if !mgrOpts.LeaderElection || mgrOpts.LeaderElectionID == "" {
 		t.Error("leader election is off")
 	}
+	if !mgrOpts.LeaderElectionReleaseOnCancel {
+		t.Error("a stopping operator keeps its lease until it expires")
+	}
 	if mgrOpts.Scheme == nil || !mgrOpts.Scheme.Recognizes(batchv1.SchemeGroupVersion.WithKind("Job")) {
 		t.Error("the scheme does not know Jobs")
 	}

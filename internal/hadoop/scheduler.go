@@ -37,11 +37,18 @@ func schedulerMount() corev1.VolumeMount {
 // what the ResourceManager loaded when it started. A refresh YARN refuses (a removed
 // queue that still has applications, a queue made smaller than its running share
 // allows) is tried again every minute, and its error is in this container's log.
+//
+// The shell is the container's first process, which ignores SIGTERM unless it traps
+// it: without the trap every deletion of the ResourceManager's pod (a rolling update
+// replaces it last) waited out the pod's 30-second grace period for this container.
+// Its sleeps run in the background so that the trap runs at once.
 const refreshScript = `set -u
+trap 'exit 0' TERM INT
+pause() { sleep "$1" & wait $!; }
 dir=` + SchedulerConfDir + `
 queues="$(cksum < "$dir/` + FileCapacityScheduler + `")"
 nodes="$(cksum < "$dir/` + FileNodesExclude + `")"
-while sleep 2; do
+while pause 2; do
   refused=0
   now="$(cksum < "$dir/` + FileNodesExclude + `")"
   if [ "$now" != "$nodes" ]; then
@@ -65,7 +72,7 @@ while sleep 2; do
   fi
   if [ "$refused" = 1 ]; then
     echo "the ResourceManager refused a refresh; trying again in a minute"
-    sleep 58
+    pause 58
   fi
 done
 `
