@@ -114,6 +114,9 @@ hjava() { java -Xmx6g $OPENS -cp "$CP" "$@"; }
 now() { date +%s.%N; }
 elapsed() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
 record() { printf '%s\n' "$(IFS=$'\t'; echo "$*")" >> "$RESULTS"; }
+# parse KIND [FILE]: a figure read out of a tool's output (hack/bench_datapath_parse.py,
+# tested in make test-hack); it fails when the output lacks it.
+parse() { "$ROOT/hack/bench_datapath_parse.py" "$@"; }
 
 TICKS="$(getconf CLK_TCK)"
 
@@ -248,44 +251,31 @@ terasort() {
     -D mapreduce.input.fileinputformat.split.minsize=$((128 * 1024 * 1024)) "$base/in" "$base/out"
   stage "$system" "$rep" teravalidate org.apache.hadoop.examples.terasort.TeraValidate "${common[@]}" "$base/out" "$base/report"
   local checksum
-  checksum="$(hjava org.apache.hadoop.fs.FsShell -D "fs.defaultFS=$fs" -cat "$base/report/part-*" | awk -F'\t' '$1=="checksum"{print $2} $1=="error"{print "ERROR"}' | tr '\n' ' ')"
+  checksum="$(hjava org.apache.hadoop.fs.FsShell -D "fs.defaultFS=$fs" -cat "$base/report/part-*" | parse checksum)"
   record checksum "$system" "$rep" "$checksum"
   hjava org.apache.hadoop.fs.FsShell -D "fs.defaultFS=$fs" -rm -r -f -skipTrash "$base/in" "$base/out" "$base/report" >/dev/null 2>&1 || true
 }
 
 rados_bench() {
-  local system="$1" rep="$2" pool out
+  local system="$1" rep="$2" pool out bandwidth
   pool="$(pool_of "$system")"
   log "rep $rep $system rados bench"
   ceph_settle
   out="$(timeout 300 rados --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" \
     -p "$pool" bench "$RADOS_SECONDS" write -t 16 --no-cleanup 2>&1)"
-  record rados "$system" "$rep" write "$(awk -F: '/^Bandwidth \(MB\/sec\)/{gsub(/ /,"",$2); print $2}' <<<"$out")"
+  bandwidth="$(parse rados-bandwidth <<<"$out")"
+  record rados "$system" "$rep" write "$bandwidth"
   ceph_settle
   out="$(timeout 300 rados --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" \
     -p "$pool" bench "$RADOS_SECONDS" seq -t 16 2>&1)"
-  record rados "$system" "$rep" read "$(awk -F: '/^Bandwidth \(MB\/sec\)/{gsub(/ /,"",$2); print $2}' <<<"$out")"
+  bandwidth="$(parse rados-bandwidth <<<"$out")"
+  record rados "$system" "$rep" read "$bandwidth"
   timeout 300 rados --conf "$CEPH_CONF_FILE" --name client.admin --keyring "$CEPH_ADMIN_KEYRING" \
     -p "$pool" cleanup >/dev/null 2>&1
 }
 
-# Seconds from the first map's start to the last map's end in a local-mode job's log:
-# the window in which TestDFSIO's maps do their I/O (opening, writing or reading and
-# closing their files), without the job's submission, reduce and commit around it.
-map_window() {
-  python3 - "$1" <<'PY'
-import datetime, re, sys
-times = {"Starting": [], "Finishing": []}
-for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*(Starting|Finishing) task: attempt_\S+_m_", line)
-    if m:
-        times[m.group(2)].append(datetime.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp())
-print(f"{max(times['Finishing']) - min(times['Starting']):.3f}")
-PY
-}
-
 dfsio() {
-  local system="$1" rep="$2" dir mode res joblog
+  local system="$1" rep="$2" dir mode res joblog seconds window
   enter_job_dir "dfsio-$system-$rep"
   dir="ceph://$(base_of "$system")/dfsio"
   for mode in write read; do
@@ -297,8 +287,11 @@ dfsio() {
     hjava org.apache.hadoop.fs.TestDFSIO -D fs.defaultFS=ceph:/// -D test.build.data="$dir" \
       -D mapreduce.local.map.tasks.maximum="$DFSIO_FILES" \
       "-$mode" -nrFiles "$DFSIO_FILES" -size "${DFSIO_SIZE_MB}MB" -resFile "$res" 2>"$joblog"
-    record dfsio "$system" "$rep" "$mode" "$(awk -F: '/Test exec time sec/{gsub(/ /,"",$2); print $2}' "$res")" \
-      "$((DFSIO_FILES * DFSIO_SIZE_MB))" "$(map_window "$joblog")"
+    # The maps' I/O window: from the first map's start to the last map's end in the
+    # local-mode job's log, without the job's submission, reduce and commit.
+    seconds="$(parse dfsio-seconds "$res")"
+    window="$(parse map-window "$joblog")"
+    record dfsio "$system" "$rep" "$mode" "$seconds" "$((DFSIO_FILES * DFSIO_SIZE_MB))" "$window"
   done
   hjava org.apache.hadoop.fs.TestDFSIO -D fs.defaultFS=ceph:/// -D test.build.data="$dir" -clean 2>>"$WORK/logs/dfsio.log"
 }
