@@ -82,8 +82,7 @@ func TestValue(t *testing.T) {
 	}
 }
 
-// A scrape of the wrong path, a proxy's error page or a malformed exposition is
-// reported, not read as an endpoint that exposes nothing.
+// Sum adds every series of a metric whose labels include the given ones.
 func TestSum(t *testing.T) {
 	const exposition = "# TYPE controller_runtime_reconcile_total counter\n" +
 		`controller_runtime_reconcile_total{controller="hadoopcluster",result="success"} 398` + "\n" +
@@ -113,6 +112,8 @@ func TestSum(t *testing.T) {
 	}
 }
 
+// A scrape of the wrong path, a proxy's error page or a malformed exposition is
+// reported, not read as an endpoint that exposes nothing.
 func TestParseRefusesOtherContent(t *testing.T) {
 	for name, body := range map[string]string{
 		"HTML":               "<html><body>HTTP ERROR 404</body></html>\n",
