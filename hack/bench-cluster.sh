@@ -46,9 +46,13 @@ CEPH_ROOT=/bench-cluster
 LOCAL_POD=local-mode
 HISTORY=http://127.0.0.1:19888/ws/v1/history/mapreduce/jobs
 REPORT="$ROOT/hack/bench_cluster_report.py"
+PROBE="$ROOT/hack/bench_cluster_probe.py"
 
 log() { echo "bench-cluster: $(date +%H:%M:%S) $*" >&2; }
 k() { "$KUBECTL" -n "$NAMESPACE" "$@"; }
+# probe SUBCOMMAND ...: what the run asks of the machine, the ResourceManager and
+# kubectl's JSON (hack/bench_cluster_probe.py, tested in make test-hack).
+probe() { python3 "$PROBE" "$@"; }
 
 if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
   [ -s "$WORK/order.tsv" ] || { log "BENCH_REPORT_ONLY=1: no records in $WORK; run make bench-cluster first"; exit 1; }
@@ -88,22 +92,7 @@ sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR
   "$ROOT/hack/demo/storagebackend-external.yaml" | k apply -f - >/dev/null
 # The demo's manifests without its BenchmarkRun, then BENCH_CONFIG's settings in
 # spec.config.
-config="$(python3 - "${BENCH_CONFIG:-}" <<'PY'
-import json, sys
-files = {"coreSite": {}, "yarnSite": {}, "mapredSite": {}}
-if sys.argv[1]:
-    for line in open(sys.argv[1]):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        where, pair = line.split(None, 1)
-        if where not in files:
-            sys.exit(f"BENCH_CONFIG: {line!r}: the first word must be one of {', '.join(files)}")
-        key, value = pair.split("=", 1)
-        files[where][key.strip()] = value.strip()
-print(json.dumps({k: v for k, v in files.items() if v}))
-PY
-)"
+config="$(probe config "${BENCH_CONFIG:-}")"
 sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${BACKEND}|$BACKEND|g" -e '/^# TeraGen, TeraSort/,$d' \
   "$ROOT/hack/demo/manifests.yaml" | k apply -f - >/dev/null
 # A merge patch would keep keys of an earlier BENCH_CONFIG: replace the whole map.
@@ -122,45 +111,18 @@ k wait --for=condition=Ready --timeout=10m hadoopcluster/"$CLUSTER" >/dev/null
 # for yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms (10 s) while
 # NodeManagers resync: the first run would measure that wait.
 for _ in $(seq 1 60); do
-  python3 - <<'PY' && break
-import json, sys, time, urllib.request
-rm = "http://127.0.0.1:8088/ws/v1/cluster"
-try:
-    info = json.load(urllib.request.urlopen(rm + "/info", timeout=5))["clusterInfo"]
-    nodes = (json.load(urllib.request.urlopen(rm + "/nodes?states=RUNNING", timeout=5))["nodes"] or {}).get("node", [])
-except OSError:
-    sys.exit(1)
-sys.exit(0 if nodes and time.time() * 1000 - info["startedOn"] > 20000 else 1)
-PY
+  # A RUNNING NodeManager and a ResourceManager started more than 20 s ago.
+  probe rm-settled && break
   sleep 5
 done
 
 # Other work on the machine, a build or a test, skews both paths by different amounts.
 # It shows as CPU used outside the node's pods and the Ceph daemons: Kubernetes's own
 # processes take about 0.2 of a core on an idle node.
+# idle prints those cores over 10 s and fails from 0.5 up.
 idle() {
   # shellcheck disable=SC2046
-  python3 - $(ceph_cluster_pids) <<'PY'
-import os, sys, time
-tick = os.sysconf("SC_CLK_TCK")
-def sample():
-    cpu = open("/proc/stat").readline().split()[1:]
-    busy = sum(int(cpu[i]) for i in (0, 1, 2, 5, 6, 7)) / tick
-    pods = int(open("/sys/fs/cgroup/cpuacct/kubepods/cpuacct.usage").read()) / 1e9
-    ceph = 0
-    for p in sys.argv[1:]:
-        try:
-            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
-            ceph += (int(f[11]) + int(f[12])) / tick
-        except OSError:
-            pass
-    return busy - pods - ceph
-before = sample()
-time.sleep(10)
-other = (sample() - before) / 10
-print(f"{other:.2f}")
-sys.exit(0 if other < 0.5 else 1)
-PY
+  probe idle $(ceph_cluster_pids)
 }
 if [ "${BENCH_ALLOW_BUSY:-0}" != 1 ]; then
   quiet=0
@@ -185,29 +147,11 @@ mkdir -p "$WORK/runs" "$WORK/history"
 
 # CPU time sampled every half second, in seconds: every pod on the node (the kubepods
 # cgroup), the local Ceph's daemons (mon, mgr, OSDs, MDS), and the whole machine, whose
-# rest (Kubernetes itself, anything else) shows how quiet the run was.
+# rest (Kubernetes itself, anything else) shows how quiet the run was. Columns: time,
+# pods, ceph, busy. python3 itself in the background, not probe(): $! is then the
+# sampler's own pid, and killing it stops the sampling.
 # shellcheck disable=SC2046
-python3 - "$WORK/cpu.tsv" $(ceph_cluster_pids) <<'PY' &
-import os, sys, time
-out, pids = sys.argv[1], sys.argv[2:]
-tick = os.sysconf("SC_CLK_TCK")
-def ceph():
-    total = 0
-    for p in pids:
-        try:
-            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
-            total += int(f[11]) + int(f[12])
-        except OSError:
-            pass
-    return total / tick
-with open(out, "w", buffering=1) as w:
-    while True:
-        pods = int(open("/sys/fs/cgroup/cpuacct/kubepods/cpuacct.usage").read()) / 1e9
-        cpu = open("/proc/stat").readline().split()[1:]
-        busy = sum(int(cpu[i]) for i in (0, 1, 2, 5, 6, 7)) / tick
-        w.write(f"{time.time():.3f}\t{pods:.3f}\t{ceph():.3f}\t{busy:.3f}\n")
-        time.sleep(0.5)
-PY
+python3 "$PROBE" sample "$WORK/cpu.tsv" $(ceph_cluster_pids) &
 sampler=$!
 
 # The cluster path: a BenchmarkRun; its object, and each Hadoop job's records from the
@@ -256,7 +200,7 @@ history_of() {
   printf '{"job":%s,"jobAttempts":%s,"tasks":%s,"attempts":{' \
     "$(curl -sf "$HISTORY/$job")" "$(curl -sf "$HISTORY/$job/jobattempts")" "$tasks"
   local first=1
-  for task in $(python3 -c 'import json,sys; print(" ".join(t["id"] for t in (json.loads(sys.argv[1])["tasks"] or {}).get("task", []) if t["type"] == "REDUCE"))' "$tasks"); do
+  for task in $(probe reduce-tasks "$tasks"); do
     [ "$first" = 1 ] || printf ','
     first=0
     printf '"%s":%s' "$task" "$(curl -sf "$HISTORY/$job/tasks/$task/attempts")"
@@ -269,18 +213,7 @@ history_of() {
 local_pod() {
   k get pod "$LOCAL_POD" >/dev/null 2>&1 && return
   local template
-  template="$(k get jobs -l hadoopceph.io/benchmarkrun -o json | python3 -c '
-import json, sys
-jobs = json.load(sys.stdin)["items"]
-t = jobs[0]["spec"]["template"]
-pod = {"apiVersion": "v1", "kind": "Pod",
-       "metadata": {"name": sys.argv[1], "labels": {"app.kubernetes.io/name": "bench-cluster-local"}},
-       "spec": t["spec"]}
-c = pod["spec"]["containers"][0]
-c["command"], c["args"] = ["sleep", "infinity"], []
-c["resources"] = {"requests": {"cpu": "500m", "memory": "6Gi"}, "limits": {"memory": "6Gi"}}
-c.pop("terminationMessagePolicy", None)
-print(json.dumps(pod))' "$LOCAL_POD")"
+  template="$(k get jobs -l hadoopceph.io/benchmarkrun -o json | probe local-pod "$LOCAL_POD")"
   k apply -f - <<<"$template" >/dev/null
   k wait --for=condition=Ready --timeout=5m pod/"$LOCAL_POD" >/dev/null
 }
