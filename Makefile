@@ -120,8 +120,8 @@ test: ## Set up everything a fresh machine needs, then run every test.
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-connector test-go test-hack
 
 .PHONY: test-hack
-test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers and renderers, their section writer, the readers of the tools' output, and bench-cluster's probes).
-	cd hack && python3 -m unittest -v bench_cluster_report_test bench_datapath_report_test bench_datapath_parse_test bench_cluster_probe_test benchdoc_test
+test-hack: ## Tests of the Python in hack/ (the benchmark reports' record readers and renderers, their section writer, the readers of the tools' output, and the two benchmarks' probes).
+	cd hack && python3 -m unittest -v bench_cluster_report_test bench_datapath_report_test bench_datapath_parse_test bench_cluster_probe_test bench_datapath_probe_test benchdoc_test
 
 .PHONY: test-go
 test-go: generate manifests vet envtest-assets $(HELM) ## Operator tests: unit, chart and envtest suites.

@@ -48,14 +48,15 @@ HISTORY=http://127.0.0.1:19888/ws/v1/history/mapreduce/jobs
 REPORT="$ROOT/hack/bench_cluster_report.py"
 PROBE="$ROOT/hack/bench_cluster_probe.py"
 
-log() { echo "bench-cluster: $(date +%H:%M:%S) $*" >&2; }
+# shellcheck disable=SC2034 # read by log, from hack/log.sh
+HCO_LOG_TIME=1
 k() { "$KUBECTL" -n "$NAMESPACE" "$@"; }
 # probe SUBCOMMAND ...: what the run asks of the machine, the ResourceManager and
 # kubectl's JSON (hack/bench_cluster_probe.py, tested in make test-hack).
 probe() { python3 "$PROBE" "$@"; }
 
 if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
-  [ -s "$WORK/order.tsv" ] || { log "BENCH_REPORT_ONLY=1: no records in $WORK; run make bench-cluster first"; exit 1; }
+  [ -s "$WORK/order.tsv" ] || die "BENCH_REPORT_ONLY=1: no records in $WORK; run make bench-cluster first"
   exec "$REPORT" "$WORK" "$DOC"
 fi
 
@@ -110,11 +111,8 @@ k wait --for=condition=Ready --timeout=10m hadoopcluster/"$CLUSTER" >/dev/null
 # A ResourceManager that has just (re)started with recovery on holds new containers back
 # for yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms (10 s) while
 # NodeManagers resync: the first run would measure that wait.
-for _ in $(seq 1 60); do
-  # A RUNNING NodeManager and a ResourceManager started more than 20 s ago.
-  probe rm-settled && break
-  sleep 5
-done
+# probe rm-settled: a RUNNING NodeManager and a ResourceManager started more than 20 s ago.
+poll 5 300 probe rm-settled || log "the ResourceManager has not settled after 5 minutes; measuring anyway"
 
 # Other work on the machine, a build or a test, skews both paths by different amounts.
 # It shows as CPU used outside the node's pods and the Ceph daemons: Kubernetes's own
@@ -130,8 +128,7 @@ if [ "${BENCH_ALLOW_BUSY:-0}" != 1 ]; then
     if other="$(idle)"; then quiet=1; break; fi
   done
   if [ "$quiet" = 0 ]; then
-    log "other work takes $other cores of this machine: wait for it, or set BENCH_ALLOW_BUSY=1 to measure anyway"
-    exit 1
+    die "other work takes $other cores of this machine: wait for it, or set BENCH_ALLOW_BUSY=1 to measure anyway"
   fi
 fi
 
@@ -154,10 +151,23 @@ mkdir -p "$WORK/runs" "$WORK/history"
 python3 "$PROBE" sample "$WORK/cpu.tsv" $(ceph_cluster_pids) &
 sampler=$!
 
+# run_succeeded NAME succeeds once the BenchmarkRun has succeeded; it ends the measuring
+# when the run failed.
+run_succeeded() {
+  case "$(k get benchmarkrun "$1" -o jsonpath='{.status.phase}')" in
+    Succeeded) return 0 ;;
+    Failed)
+      k get benchmarkrun "$1" -o yaml >&2
+      die "BenchmarkRun $1 failed"
+      ;;
+  esac
+  return 1
+}
+
 # The cluster path: a BenchmarkRun; its object, and each Hadoop job's records from the
 # JobHistory server, are kept for the report.
 cluster_run() {
-  local rows="$1" rep="$2" name="ts-$(($1 / 1000))k-r$2" phase job
+  local rows="$1" rep="$2" name="ts-$(($1 / 1000))k-r$2" job
   log "rep $rep cluster $rows rows: BenchmarkRun $name"
   k apply -f - >/dev/null <<YAML
 apiVersion: hadoopceph.io/v1alpha1
@@ -173,11 +183,7 @@ spec:
     reduces: 2
   deadline: 30m
 YAML
-  while :; do
-    phase="$(k get benchmarkrun "$name" -o jsonpath='{.status.phase}')"
-    case "$phase" in Succeeded) break ;; Failed) log "BenchmarkRun $name failed"; k get benchmarkrun "$name" -o yaml >&2; exit 1 ;; esac
-    sleep 2
-  done
+  poll 2 2100 run_succeeded "$name" || die "BenchmarkRun $name has not ended in 35 minutes (its deadline is 30)"
   k get benchmarkrun "$name" -o json > "$WORK/runs/$name.json"
   # The runner's report, in each stage pod's termination message, has the stage's start
   # and end to the millisecond; status rounds times to the second.
@@ -192,10 +198,7 @@ YAML
 # attempts, whose shuffle and merge end times split a reduce's time.
 history_of() {
   local job="$1" tasks task
-  for _ in $(seq 1 30); do
-    curl -sf "$HISTORY/$job" >/dev/null && break
-    sleep 2
-  done
+  poll 2 60 curl -sf -o /dev/null "$HISTORY/$job" || true
   tasks="$(curl -sf "$HISTORY/$job/tasks")"
   printf '{"job":%s,"jobAttempts":%s,"tasks":%s,"attempts":{' \
     "$(curl -sf "$HISTORY/$job")" "$(curl -sf "$HISTORY/$job/jobattempts")" "$tasks"

@@ -32,13 +32,11 @@ WORK="$HCO_CACHE/bench-datapath"
 RESULTS="$WORK/results.tsv"
 NN_PORT="${BENCH_NN_PORT:-18020}"
 
-log() { echo "bench-datapath: $(date +%H:%M:%S) $*" >&2; }
+# shellcheck disable=SC2034 # read by log, from hack/log.sh
+HCO_LOG_TIME=1
 
 if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
-  if [ ! -s "$RESULTS" ]; then
-    log "BENCH_REPORT_ONLY=1: no results to report in $RESULTS; run make bench-datapath first"
-    exit 1
-  fi
+  [ -s "$RESULTS" ] || die "BENCH_REPORT_ONLY=1: no results to report in $RESULTS; run make bench-datapath first"
   log "writing $DOC from $RESULTS"
   exec "$ROOT/hack/bench_datapath_report.py" "$RESULTS" "$DOC"
 fi
@@ -112,26 +110,25 @@ OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.ut
 hjava() { java -Xmx6g $OPENS -cp "$CP" "$@"; }
 
 now() { date +%s.%N; }
-elapsed() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
+elapsed() { awk -v t0="$1" -v t1="$(now)" 'BEGIN { printf "%.1f\n", t1 - t0 }'; }
 record() { printf '%s\n' "$(IFS=$'\t'; echo "$*")" >> "$RESULTS"; }
 # parse KIND [FILE]: a figure read out of a tool's output (hack/bench_datapath_parse.py,
 # tested in make test-hack); it fails when the output lacks it.
 parse() { "$ROOT/hack/bench_datapath_parse.py" "$@"; }
 
-TICKS="$(getconf CLK_TCK)"
+# probe: CPU time of processes and of a timed command (hack/bench_datapath_probe.py,
+# tested in make test-hack).
+probe() { "$ROOT/hack/bench_datapath_probe.py" "$@"; }
 
 # CPU seconds used so far by a system's storage daemons: Ceph's mon, mgr, OSDs and MDS;
 # the MiniDFSCluster's JVM (NameNode and DataNodes); none for file://.
 storage_cpu() {
-  local pids="" p ticks=0
   case "$1" in
-    ceph-*) pids="$(ceph_cluster_pids)" ;;
-    hdfs) pids="$hdfs_pid" ;;
+    # shellcheck disable=SC2046
+    ceph-*) probe cpu-seconds $(ceph_cluster_pids) ;;
+    hdfs) probe cpu-seconds "$hdfs_pid" ;;
+    *) probe cpu-seconds ;;
   esac
-  for p in $pids; do
-    ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
-  done
-  python3 -c "print(f'{$ticks / $TICKS:.2f}')"
 }
 
 # One timed stage: `stage <system> <rep> <name> <main class> <args...>` records its wall
@@ -143,14 +140,9 @@ stage() {
   s0="$(storage_cpu "$system")"
   t="$(now)"
   # shellcheck disable=SC2086
-  python3 -c '
-import resource, subprocess, sys
-rc = subprocess.call(sys.argv[2:])
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(sys.argv[1], "w").write(f"{r.ru_utime + r.ru_stime:.2f}")
-sys.exit(rc)' "$WORK/job-cpu" java -Xmx6g $OPENS -cp "$CP" "$@" 2>>"$WORK/logs/$system.log"
+  probe timed "$WORK/job-cpu" java -Xmx6g $OPENS -cp "$CP" "$@" 2>>"$WORK/logs/$system.log"
   record terasort "$system" "$rep" "$name" "$(elapsed "$t")" "$(cat "$WORK/job-cpu")" \
-    "$(python3 -c "print(f'{$(storage_cpu "$system") - $s0:.2f}')")"
+    "$(awk -v s0="$s0" -v s1="$(storage_cpu "$system")" 'BEGIN { printf "%.2f\n", s1 - s0 }')"
 }
 
 # system -> default FS, base directory, replication for TeraSort's output
@@ -195,19 +187,16 @@ log "starting a MiniDFSCluster (3 DataNodes) on port $NN_PORT"
 java -Xmx3g $OPENS -Dtest.build.data="$WORK/hdfs" -cp "$CP" org.apache.hadoop.mapreduce.MiniHadoopClusterManager \
   -nomr -format -datanodes 3 -nnport "$NN_PORT" -D dfs.replication=3 > "$WORK/logs/hdfs.log" 2>&1 &
 hdfs_pid=$!
-for _ in $(seq 1 120); do
-  hjava org.apache.hadoop.fs.FsShell -fs "hdfs://127.0.0.1:$NN_PORT" -mkdir -p /bench >/dev/null 2>&1 && break
-  kill -0 "$hdfs_pid" 2>/dev/null || { log "MiniDFSCluster died; see $WORK/logs/hdfs.log"; exit 1; }
-  sleep 2
-done
+# hdfs_up makes the benchmarks' directory, once the NameNode answers; it stops the run
+# when the MiniDFSCluster has died.
+hdfs_up() {
+  kill -0 "$hdfs_pid" 2>/dev/null || die "MiniDFSCluster died; see $WORK/logs/hdfs.log"
+  hjava org.apache.hadoop.fs.FsShell -fs "hdfs://127.0.0.1:$NN_PORT" -mkdir -p /bench >/dev/null 2>&1
+}
+poll 2 240 hdfs_up || die "timed out after 240s waiting for the MiniDFSCluster's NameNode on port $NN_PORT (log: $WORK/logs/hdfs.log)"
 
 ceph_pool_stats() {
-  ceph_cli df detail --format json | python3 -c '
-import json, sys
-pool = sys.argv[1]
-for p in json.load(sys.stdin)["pools"]:
-    if p["name"] == pool:
-        print(p["stats"]["stored"], p["stats"]["bytes_used"])' "$1"
+  ceph_cli df detail --format json | parse pool-stats "$1"
 }
 
 # Every system pauses alike around the measured TeraGen of repetition 1: Ceph's pool

@@ -5,12 +5,14 @@
     bench_datapath_parse.py rados-bandwidth < the output of `rados bench`
     bench_datapath_parse.py dfsio-seconds FILE   (TestDFSIO's -resFile)
     bench_datapath_parse.py map-window FILE      (a local-mode job's log)
+    bench_datapath_parse.py pool-stats POOL < `ceph df detail --format json`
 
 Each prints one value, the field results.tsv keeps, and fails with a message naming
 what it looked for when the input lacks it: a run whose tool printed something else
 stops there rather than recording an empty figure that the report would read as zero.
 """
 import datetime
+import json
 import re
 import sys
 
@@ -72,6 +74,27 @@ def map_window(text):
     return f"{max(times['Finishing']) - min(times['Starting']):.3f}"
 
 
+def pool_stats(text, pool):
+    """A pool's logical bytes (stored) and raw bytes (bytes_used, every replica or
+    chunk) from `ceph df detail --format json`, space-separated."""
+    try:
+        pools = json.loads(text)["pools"]
+    except (ValueError, KeyError, TypeError):
+        raise Missing("no pools in the output of ceph df")
+    for p in pools:
+        if p.get("name") == pool:
+            try:
+                return f"{int(p['stats']['stored'])} {int(p['stats']['bytes_used'])}"
+            except (KeyError, TypeError, ValueError):
+                raise Missing(f"no stored and bytes_used of pool {pool} in the output of ceph df")
+    raise Missing(f"no pool {pool} in the output of ceph df")
+
+
+# Readers of one argument besides the text: the name of what to read.
+NAMED_READERS = {
+    "pool-stats": pool_stats,
+}
+
 READERS = {
     "checksum": checksum,
     "rados-bandwidth": rados_bandwidth,
@@ -81,17 +104,23 @@ READERS = {
 
 
 def main(argv):
-    if len(argv) not in (2, 3) or argv[1] not in READERS:
+    kind, args = (argv[1], argv[2:]) if len(argv) > 1 else (None, [])
+    if kind in NAMED_READERS and len(args) in (1, 2):
+        name, args = args[0], args[1:]
+        read = lambda text: NAMED_READERS[kind](text, name)
+    elif kind in READERS and len(args) in (0, 1):
+        read = READERS[kind]
+    else:
         sys.exit(__doc__)
-    if len(argv) == 3:
-        with open(argv[2], errors="replace") as f:
+    if args:
+        with open(args[0], errors="replace") as f:
             text = f.read()
     else:
         text = sys.stdin.read()
     try:
-        print(READERS[argv[1]](text))
+        print(read(text))
     except Missing as e:
-        sys.exit(f"bench_datapath_parse.py {argv[1]}: {e}")
+        sys.exit(f"bench_datapath_parse.py {kind}: {e}")
 
 
 if __name__ == "__main__":

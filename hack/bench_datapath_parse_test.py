@@ -6,7 +6,12 @@ hack/bench-datapath.sh sets."""
 import os
 import unittest
 
-from bench_datapath_parse import Missing, checksum, dfsio_seconds, map_window, rados_bandwidth
+import contextlib
+import io
+import sys
+from unittest import mock
+
+from bench_datapath_parse import Missing, checksum, dfsio_seconds, main, map_window, pool_stats, rados_bandwidth
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "internal", "benchmark", "testdata")
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
@@ -78,6 +83,37 @@ class MapWindowTest(unittest.TestCase):
 
 
 # What the captured summaries say (hack/testdata/README.md).
+class PoolStatsTest(unittest.TestCase):
+    def test_stored_and_raw_bytes_of_each_pool(self):
+        text = fixture(HERE, "ceph-df-detail.json")
+        # The local Ceph's replicated pool (size 2), holding what an e2e run left, and
+        # its erasure-coded 2+1 pool holding one object of 4 MiB.
+        self.assertEqual(pool_stats(text, "cephfs_data"), "106818144 214343680")
+        stored, used = map(int, pool_stats(text, "cephfs_data_ec").split())
+        self.assertEqual(stored, 4 << 20)
+        self.assertEqual(used / stored, 1.5)
+        self.assertEqual(pool_stats(text, "device_health_metrics"), "0 0")
+
+    def test_a_pool_that_is_not_there_fails_naming_it(self):
+        with self.assertRaisesRegex(Missing, "no pool nosuchpool"):
+            pool_stats(fixture(HERE, "ceph-df-detail.json"), "nosuchpool")
+
+    def test_output_that_is_not_ceph_df_fails(self):
+        for text in ("", "[]", '{"stats": {}}', 'HEALTH_OK'):
+            with self.subTest(text=text):
+                with self.assertRaises(Missing):
+                    pool_stats(text, "cephfs_data")
+
+    def test_the_pool_is_named_on_the_command_line(self):
+        out = io.StringIO()
+        with mock.patch.object(sys, "stdin", io.StringIO(fixture(HERE, "ceph-df-detail.json"))), \
+                contextlib.redirect_stdout(out):
+            main(["bench_datapath_parse.py", "pool-stats", "cephfs_data"])
+        self.assertEqual(out.getvalue(), "106818144 214343680\n")
+        with self.assertRaises(SystemExit):
+            main(["bench_datapath_parse.py", "pool-stats"])
+
+
 WRITE_MBPS = "79.505"
 SEQ_MBPS = "240.791"
 

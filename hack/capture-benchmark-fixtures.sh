@@ -26,7 +26,6 @@ WORK="$HCO_CACHE/capture-benchmark-fixtures"
 RUNNER="$ROOT/internal/benchmark/runner/run-benchmark"
 ROWS="${FIXTURE_ROWS:-100000}"
 
-log() { echo "capture-benchmark-fixtures: $*" >&2; }
 
 # fetch_jars copies the runtime jars of the Hadoop client, the MapReduce examples and
 # the job client's tests jar (TestDFSIO) of version $1 into $2, once. The tests jar's

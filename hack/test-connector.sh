@@ -10,7 +10,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=ceph/env.sh
 source "$ROOT/hack/ceph/env.sh"
 
-log() { echo "test-connector: $*" >&2; }
 # shellcheck source=debs.sh
 source "$ROOT/hack/debs.sh"
 

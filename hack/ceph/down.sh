@@ -5,19 +5,18 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=env.sh
 source "$HERE/env.sh"
+HCO_LOG_NAME=ceph-down
+
+ceph_stopped() { [ -z "$(ceph_cluster_pids)" ]; }
 
 pids="$(ceph_cluster_pids | tr '\n' ' ')"
 if [ -n "${pids// }" ]; then
   # shellcheck disable=SC2086
   kill -TERM $pids 2>/dev/null || true
-  for _ in $(seq 1 50); do
-    pids="$(ceph_cluster_pids | tr '\n' ' ')"
-    [ -z "${pids// }" ] && break
-    sleep 0.2
-  done
-  if [ -n "${pids// }" ]; then
-    # shellcheck disable=SC2086
-    kill -KILL $pids 2>/dev/null || true
+  # Ten seconds to stop cleanly, then SIGKILL.
+  if ! poll 0.2 10 ceph_stopped; then
+    # shellcheck disable=SC2046
+    kill -KILL $(ceph_cluster_pids) 2>/dev/null || true
   fi
 fi
 rm -f "$CEPH_DIR"/run/*.pid "$CEPH_DIR"/run/*.asok 2>/dev/null || true
@@ -28,4 +27,4 @@ fi
 if [ "${1:-}" = "--purge" ]; then
   rm -rf "$CEPH_DIR"
 fi
-echo "ceph-down: stopped" >&2
+log "stopped"

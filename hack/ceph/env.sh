@@ -2,6 +2,9 @@
 # Shared settings of the local single-host Ceph (sourced by up.sh, down.sh and the
 # connector scripts). Everything lives outside the repository so a fresh clone and a
 # warm machine behave the same.
+# log, die and poll for the scripts that source this file and for ceph_settle.
+# shellcheck source=../log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../log.sh"
 HCO_CACHE="${HCO_CACHE:-$HOME/.cache/hadoop-ceph-operator}"
 CEPH_DIR="${HCO_CEPH_DIR:-$HCO_CACHE/ceph}"
 CEPH_CONF_FILE="$CEPH_DIR/ceph.conf"
@@ -72,14 +75,13 @@ print(sum(d[n] for n in names))' "$@"
 # so the wait is for the strays being queued and the purge queue, not for no strays.
 ceph_settle() {
   sync
-  local _
   sleep 1
-  for _ in $(seq 1 120); do
-    [ "$(ceph_mds_counter mds_cache num_strays_enqueuing)" = 0 ] &&
-      [ "$(ceph_mds_counter purge_queue pq_executing pq_item_in_journal)" = 0 ] && break
-    sleep 1
-  done
+  poll 1 120 ceph_purged || true
   sleep 5
+}
+ceph_purged() {
+  [ "$(ceph_mds_counter mds_cache num_strays_enqueuing)" = 0 ] &&
+    [ "$(ceph_mds_counter purge_queue pq_executing pq_item_in_journal)" = 0 ]
 }
 
 # Debian's libcephfs-java (16.2.x) is the binding the connector targets; Maven Central

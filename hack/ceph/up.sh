@@ -24,7 +24,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=env.sh
 source "$HERE/env.sh"
 
-log() { echo "ceph-up: $*" >&2; }
+HCO_LOG_NAME=ceph-up
 
 # shellcheck source=../debs.sh
 source "$HERE/../debs.sh"
@@ -134,8 +134,7 @@ check_disk_space() {
   need_kb=$((CEPH_OSD_COUNT * CEPH_OSD_SIZE_GB * 1024 * 1024))
   avail_kb="$(df -Pk "$(dirname "$CEPH_DIR")" | awk 'NR == 2 { print $4 }')"
   if [ "$avail_kb" -lt "$min_kb" ]; then
-    log "error: only $((avail_kb / 1024 / 1024)) GB are free under $(dirname "$CEPH_DIR"), and the OSDs need 8 GB for the tests; free some space"
-    exit 1
+    die "only $((avail_kb / 1024 / 1024)) GB are free under $(dirname "$CEPH_DIR"), and the OSDs need 8 GB for the tests; free some space"
   fi
   if [ "$avail_kb" -lt "$need_kb" ]; then
     log "warning: $CEPH_OSD_COUNT OSDs of $CEPH_OSD_SIZE_GB GB may grow to $((need_kb / 1024 / 1024)) GB under a benchmark, and $((avail_kb / 1024 / 1024)) GB are free; set HCO_CEPH_OSD_SIZE_GB lower if you run one"
@@ -176,7 +175,7 @@ create_cluster() {
     pids+=($!)
   done
   for id in "${pids[@]}"; do
-    wait "$id" || { log "an OSD failed to start; see $CEPH_DIR/log"; exit 1; }
+    wait "$id" || die "an OSD failed to start; see $CEPH_DIR/log"
   done
   log "osds started"
 
@@ -226,16 +225,11 @@ ENV
 }
 
 wait_healthy() {
-  local deadline=$((SECONDS + ${HCO_CEPH_WAIT:-180}))
-  until healthy; do
-    if [ $SECONDS -ge $deadline ]; then
-      log "cluster did not become healthy; status:"
-      ceph_cli status >&2 || true
-      ceph_cli health detail >&2 || true
-      exit 1
-    fi
-    sleep 1
-  done
+  poll 1 "${HCO_CEPH_WAIT:-180}" healthy && return 0
+  log "cluster did not become healthy; status:"
+  ceph_cli status >&2 || true
+  ceph_cli health detail >&2 || true
+  exit 1
 }
 
 if [ "${1:-}" = "--check" ]; then

@@ -7,18 +7,13 @@ ROOT="$(cd "$CLUSTER_SCRIPTS_DIR/../.." && pwd)"
 # shellcheck source=env.sh
 source "$CLUSTER_SCRIPTS_DIR/env.sh"
 
-SCRIPT_NAME="cluster-$(basename "$0" .sh)"
+HCO_LOG_NAME="cluster-$(basename "$0" .sh)"
+# shellcheck source=../log.sh
+source "$CLUSTER_SCRIPTS_DIR/../log.sh"
 
 # Whether frames crossing a bridge pass iptables (up.sh sets it, down.sh restores it).
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BRIDGE_NF=/proc/sys/net/bridge/bridge-nf-call-iptables
-
-log() { printf '%s: %s\n' "$SCRIPT_NAME" "$*" >&2; }
-
-die() {
-	log "error: $*"
-	exit 1
-}
 
 kubectl() { "$K8S_BIN_DIR/kubectl" --kubeconfig "$KUBECONFIG" "$@"; }
 
@@ -105,38 +100,22 @@ alive() {
 # stop_procs NAME... sends TERM to this cluster's processes called NAME, then KILL to
 # those still there after 30 s.
 stop_procs() {
-	local name pids=() i
+	local name pids=()
 	for name in "$@"; do
 		mapfile -t -O "${#pids[@]}" pids < <(our_pids "$name")
 	done
 	[[ ${#pids[@]} -eq 0 ]] && return 0
 	log "stopping $* (pid ${pids[*]})"
 	kill -TERM "${pids[@]}" 2>/dev/null || true
-	for ((i = 0; i < 60; i++)); do
-		mapfile -t pids < <(alive "${pids[@]}")
-		[[ ${#pids[@]} -eq 0 ]] && return 0
-		sleep 0.5
-	done
+	poll 0.5 30 gone "${pids[@]}" && return 0
+	mapfile -t pids < <(alive "${pids[@]}")
 	log "killing $* (pid ${pids[*]}), still there after 30 s"
 	kill -KILL "${pids[@]}" 2>/dev/null || true
-	for ((i = 0; i < 20; i++)); do
-		mapfile -t pids < <(alive "${pids[@]}")
-		[[ ${#pids[@]} -eq 0 ]] && return 0
-		sleep 0.5
-	done
+	poll 0.5 10 gone "${pids[@]}" || log "$* (pid $(alive "${pids[@]}" | tr '\n' ' ')) still there after SIGKILL"
 }
 
-# wait_until SECONDS WHAT COMMAND... polls COMMAND every second until it succeeds, or
-# fails naming WHAT and the log to look at.
-wait_until() {
-	local timeout="$1" what="$2" deadline
-	shift 2
-	deadline=$((SECONDS + timeout))
-	until "$@" >/dev/null 2>&1; do
-		((SECONDS < deadline)) || die "timed out after ${timeout}s waiting for ${what}"
-		sleep 1
-	done
-}
+# gone PIDS... succeeds when none of PIDS is alive.
+gone() { [[ -z "$(alive "$@")" ]]; }
 
 # write_file FILE [MODE] writes stdin to FILE when the content differs; the status
 # tells whether it did (0) or FILE already had that content (1).

@@ -13,10 +13,9 @@ set -Eeuo pipefail
 # shellcheck source=env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-die() {
-	echo "logs.sh: $*" >&2
-	exit 1
-}
+HCO_LOG_NAME=cluster-logs
+# shellcheck source=../log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../log.sh"
 
 previous=0
 if [[ "${1:-}" == -p ]]; then

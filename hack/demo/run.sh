@@ -14,6 +14,7 @@ source "$ROOT/hack/cluster/env.sh"
 source "$ROOT/hack/tools/versions.env"
 # shellcheck source=../ceph/env.sh
 source "$ROOT/hack/ceph/env.sh"
+HCO_LOG_NAME=demo
 export KUBECONFIG
 KUBECTL="$HCO_CACHE/k8s/$KUBERNETES_VERSION/kubectl"
 NAMESPACE=hadoop-demo
@@ -24,16 +25,32 @@ STORAGE="${HCO_DEMO_STORAGE:-rook}"
 case "$STORAGE" in
 rook) BACKEND=cephfs-ec ;;
 external) BACKEND=ceph ;;
-*)
-  echo "HCO_DEMO_STORAGE must be rook (the default) or external, not '$STORAGE'" >&2
-  exit 1
-  ;;
+*) die "HCO_DEMO_STORAGE must be rook (the default) or external, not '$STORAGE'" ;;
 esac
 started=$(date +%s)
 
 step() { printf '\n==> %s\n' "$*"; }
 k() { "$KUBECTL" "$@"; }
 elapsed() { local s=$(($(date +%s) - started)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+# show_ready KIND NAME prints the Ready condition of a resource of the demo's namespace
+# and succeeds once it is True.
+show_ready() {
+  local ready msg
+  ready="$(k -n "$NAMESPACE" get "$1" "$2" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')"
+  msg="$(k -n "$NAMESPACE" get "$1" "$2" -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
+  printf '  [%s] Ready=%s %s\n' "$(elapsed)" "${ready:-?}" "$msg"
+  [ "$ready" = True ]
+}
+# show_run prints the BenchmarkRun's phase and progress and succeeds once it has ended;
+# phase stays set for the demo's exit status.
+show_run() {
+  local progress
+  phase="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.phase}')"
+  progress="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.progress.message}')"
+  printf '  [%s] %s %s\n' "$(elapsed)" "${phase:-Pending}" "$progress"
+  case "$phase" in Succeeded | Failed) return 0 ;; esac
+  return 1
+}
 
 if [ "$STORAGE" = rook ]; then
   step "local Kubernetes (hack/cluster/up.sh)"
@@ -57,16 +74,14 @@ k -n hadoop-ceph-operator rollout status deployment --timeout=5m
 # interrupted end-to-end run would keep the demo's pods from being scheduled.
 others="$(k get hadoopclusters -A --no-headers -o custom-columns=NS:.metadata.namespace,NAME:.metadata.name | awk -v ns="$NAMESPACE" '$1 != ns')"
 if [ -n "$others" ]; then
-  echo "HadoopClusters of other namespaces hold this one-node cluster's Hadoop ports; delete their namespaces first:" >&2
-  echo "$others" >&2
-  exit 1
+  die "HadoopClusters of other namespaces hold this one-node cluster's Hadoop ports; delete their namespaces first:
+$others"
 fi
 
 # A demo cluster made for the other storage keeps its backend: switching needs a new one.
 current="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.spec.storageBackendRef.name}' 2>/dev/null || true)"
 if [ -n "$current" ] && [ "$current" != "$BACKEND" ]; then
-  echo "the demo's HadoopCluster runs on StorageBackend $current, not $BACKEND ($STORAGE storage): delete namespace $NAMESPACE first" >&2
-  exit 1
+  die "the demo's HadoopCluster runs on StorageBackend $current, not $BACKEND ($STORAGE storage): delete namespace $NAMESPACE first"
 fi
 
 step "a StorageBackend ($STORAGE), a HadoopCluster and a TeraSort in namespace $NAMESPACE"
@@ -87,13 +102,8 @@ sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${CEPH_ROOT}|$CEPH_ROOT|g; s|\${MONITOR
   "$ROOT/hack/demo/storagebackend-$STORAGE.yaml" | k apply -f -
 
 step "waiting for StorageBackend $BACKEND"
-while :; do
-  ready="$(k -n "$NAMESPACE" get storagebackend "$BACKEND" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')"
-  msg="$(k -n "$NAMESPACE" get storagebackend "$BACKEND" -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
-  printf '  [%s] Ready=%s %s\n' "$(elapsed)" "${ready:-?}" "$msg"
-  [ "$ready" = True ] && break
-  sleep 10
-done
+poll 10 1800 show_ready storagebackend "$BACKEND" ||
+  die "StorageBackend $BACKEND is not Ready after 30 minutes: kubectl -n $NAMESPACE describe storagebackend $BACKEND"
 k -n "$NAMESPACE" get storagebackends
 
 if k -n "$NAMESPACE" get benchmarkrun "$RUN" >/dev/null 2>&1; then
@@ -104,22 +114,13 @@ fi
 sed -e "s|\${NAMESPACE}|$NAMESPACE|g; s|\${BACKEND}|$BACKEND|g" -e "$sed_run" "$ROOT/hack/demo/manifests.yaml" | k apply -f -
 
 step "waiting for the HadoopCluster (the first start pulls nothing: the images are local)"
-while :; do
-  ready="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')"
-  msg="$(k -n "$NAMESPACE" get hadoopcluster demo -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
-  printf '  [%s] Ready=%s %s\n' "$(elapsed)" "${ready:-?}" "$msg"
-  [ "$ready" = True ] && break
-  sleep 10
-done
+poll 10 1800 show_ready hadoopcluster demo ||
+  die "HadoopCluster demo is not Ready after 30 minutes: kubectl -n $NAMESPACE describe hadoopcluster demo"
 
 step "waiting for BenchmarkRun $RUN"
-while :; do
-  phase="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.phase}')"
-  progress="$(k -n "$NAMESPACE" get benchmarkrun "$RUN" -o jsonpath='{.status.progress.message}')"
-  printf '  [%s] %s %s\n' "$(elapsed)" "${phase:-Pending}" "$progress"
-  case "$phase" in Succeeded|Failed) break ;; esac
-  sleep 10
-done
+phase=""
+poll 10 3600 show_run ||
+  die "BenchmarkRun $RUN has not ended after an hour: kubectl -n $NAMESPACE describe benchmarkrun $RUN"
 
 step "results"
 k -n "$NAMESPACE" get storagebackends

@@ -3,6 +3,7 @@
 
 HCO_IMAGES_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "${HCO_IMAGES_DIR}/../.." && pwd)"
+HCO_LOG_NAME="images-$(basename "$0" .sh)"
 # shellcheck source=../tools/lib.sh
 source "${ROOT}/hack/tools/lib.sh"
 # shellcheck source=images.env

@@ -17,7 +17,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../cluster/env.sh
 source "$ROOT/hack/cluster/env.sh"
 
-die() { echo "release-images: $*" >&2; exit 1; }
+# shellcheck source=../log.sh
+source "$ROOT/hack/log.sh"
 
 releases="$ROOT/hack/releases.tsv"
 version="${1:-$(awk '!/^#/ && NF { v = $1 } END { print v }' "$releases")}"
@@ -35,7 +36,7 @@ if [[ "$(cat "$dir/.commit" 2>/dev/null)" != "$commit" ]]; then
 		git -C "$ROOT" cat-file -e "$commit^{commit}" 2>/dev/null ||
 			die "release $version's commit $commit is not in this clone: clone the repository with its history"
 	fi
-	echo "release-images: taking release $version's source from commit ${commit:0:12} into $dir" >&2
+	log "taking release $version's source from commit ${commit:0:12} into $dir"
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	git -C "$ROOT" archive "$commit" | tar -x -C "$dir.tmp"

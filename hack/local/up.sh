@@ -16,6 +16,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # The local cluster's containerd socket (CONTAINERD_ADDRESS), for the import.
 # shellcheck source=../cluster/env.sh
 source "$ROOT/hack/cluster/env.sh"
+HCO_LOG_NAME=local-up
+# shellcheck source=../log.sh
+source "$ROOT/hack/log.sh"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
@@ -38,7 +41,7 @@ source "$ROOT/hack/images/images.env"
 pushed() {
 	local image="$1" name="$2" out
 	out="$("$ROOT/hack/images/push.sh" --insecure "$CLUSTER_REGISTRY" "$name" | tail -1)"
-	[[ "$out" == *@sha256:* ]] || { echo "push.sh printed no digest for $name: $out" >&2; exit 1; }
+	[[ "$out" == *@sha256:* ]] || die "push.sh printed no digest for $name: $out"
 	echo "$CLUSTER_REGISTRY/${image#localhost/}@${out##*@}"
 }
 # Assigned first: a failed push inside echo's argument would not stop the script.

@@ -8,8 +8,10 @@
 set -euo pipefail
 # shellcheck source=env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-[[ -f "$ROOK_CONF_FILE" && -f "$ROOK_ADMIN_KEYRING" ]] ||
-	{ echo "ceph.sh: no client configuration in $ROOK_DIR: run hack/rook/up.sh" >&2; exit 1; }
+HCO_LOG_NAME=rook-ceph
+# shellcheck source=../log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../log.sh"
+[[ -f "$ROOK_CONF_FILE" && -f "$ROOK_ADMIN_KEYRING" ]] || die "no client configuration in $ROOK_DIR: run hack/rook/up.sh"
 tool=ceph
 if [[ "${1:-}" == rados ]]; then
 	tool=rados

@@ -9,7 +9,7 @@ source "$ROOK_SCRIPTS_DIR/../cluster/lib.sh"
 source "$ROOK_SCRIPTS_DIR/env.sh"
 # shellcheck source=../images/images.env
 source "$ROOT/hack/images/images.env"
-SCRIPT_NAME="rook-$(basename "$0" .sh)"
+HCO_LOG_NAME="rook-$(basename "$0" .sh)"
 
 # Up and down would trip over each other's half-done work.
 take_rook_lock() {
@@ -65,18 +65,6 @@ prepare_chart() {
 	touch "$tmp/.complete"
 	rm -rf "$ROOK_CHART_DIR"
 	mv "$tmp" "$ROOK_CHART_DIR"
-}
-
-# wait_for SECONDS WHAT COMMAND... runs COMMAND every 5 seconds, with its messages shown,
-# until it succeeds; fails naming WHAT after SECONDS.
-wait_for() {
-	local timeout="$1" what="$2" deadline
-	shift 2
-	deadline=$((SECONDS + timeout))
-	until "$@"; do
-		((SECONDS < deadline)) || die "timed out after ${timeout}s waiting for ${what}"
-		sleep 5
-	done
 }
 
 # remove_host_state detaches the OSDs' loop devices and removes their files, the

@@ -235,8 +235,8 @@ apply_cluster() {
 			want=$((want + $(osds_of_node "$i" | grep -c .)))
 			log "OSDs of node ${NODE_NAMES[i]} alone (up to $want OSD Deployments in all)"
 			apply_manifest "$(manifest "$i")"
-			wait_for 900 "Rook to make the OSDs of node ${NODE_NAMES[i]} (kubectl -n $ROOK_NAMESPACE get pods)" \
-				osd_deployments_at_least "$want"
+			poll 5 900 osd_deployments_at_least "$want" ||
+				die "timed out after 900s waiting for Rook to make the OSDs of node ${NODE_NAMES[i]} (kubectl -n $ROOK_NAMESPACE get pods)"
 		done
 	fi
 	apply_manifest "$final"
@@ -357,5 +357,7 @@ loop_devices
 apply_networks
 apply_cluster
 log "waiting for Ceph to report HEALTH_OK with ${ROOK_OSD_COUNT} OSDs (${OSD_DEVICES[*]}) on ${#NODE_NAMES[@]} node(s); a first start takes about 5 minutes on one node"
-wait_for 1200 "the CephCluster $ROOK_NAMESPACE/$ROOK_CLUSTER_NAME to be healthy (kubectl -n $ROOK_NAMESPACE get pods; kubectl -n $ROOK_NAMESPACE logs deploy/rook-ceph-operator)" cluster_healthy
+# cluster_healthy logs each state the CephCluster passes through, so this wait is not quiet.
+poll 5 1200 cluster_healthy ||
+	die "timed out after 1200s waiting for the CephCluster $ROOK_NAMESPACE/$ROOK_CLUSTER_NAME to be healthy (kubectl -n $ROOK_NAMESPACE get pods; kubectl -n $ROOK_NAMESPACE logs deploy/rook-ceph-operator)"
 log "Rook is up in $((SECONDS - started_at))s: Ceph $(rook_ceph version | awk '{ print $3 }') at $(sed -n 's/^mon_host = //p' "$ROOK_CONF_FILE"); hack/rook/ceph.sh runs ceph against it"

@@ -18,13 +18,8 @@ HCO_TMP="${HCO_CACHE}/tmp"
 # long build says which tool and which phase broke.
 HCO_STEP="starting"
 HCO_SCRIPT="$(basename "$0")"
-
-log() { printf '%s\n' "$*" >&2; }
-
-die() {
-	printf '%s: error: %s\n' "${HCO_SCRIPT}" "$*" >&2
-	exit 1
-}
+# shellcheck source=../log.sh
+source "${HCO_TOOLS_DIR}/../log.sh"
 
 step() { HCO_STEP="$*"; }
 
