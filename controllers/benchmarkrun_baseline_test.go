@@ -15,7 +15,10 @@ import (
 )
 
 // The default NodeManager (4Gi, 2 CPUs) offers YARN 3072 MiB and 2 vcores.
-var defaultNodeManagers = v1alpha1.NodeManagersSetup{Replicas: 1, MemoryMiB: 3072, VCores: 2}
+var defaultNodeManagers = v1alpha1.NodeManagersSetup{Replicas: 1, MemoryMiB: 3072, VCores: 2, Resources: &v1alpha1.PodResourcesSetup{
+	Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourceMemory: resource.MustParse("4Gi")},
+	Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Gi")},
+}}
 
 // sortRows is a TeraSort of rows without TeraValidate.
 func sortRows(rows int64) func(*v1alpha1.BenchmarkRunSpec) {
@@ -54,7 +57,8 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 			g.Expect(st.Setup).NotTo(BeNil())
 			recorded = *st.Setup
 		}).Should(Succeed())
-		Expect(recorded).To(Equal(v1alpha1.BenchmarkSetup{
+		// Compared by value: quantities are (resource.Quantity's Equal).
+		Expect(recorded).To(BeComparableTo(v1alpha1.BenchmarkSetup{
 			Cluster:      "right",
 			Storage:      v1alpha1.StorageSetup{Backend: "right-ceph", Mode: string(v1alpha1.StorageBackendModeExternal)},
 			NodeManagers: defaultNodeManagers,
@@ -76,7 +80,7 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 		playStage(run, v1alpha1.StageTeraGen, 1, report("teragen"))
 		playStage(run, v1alpha1.StageTeraSort, 1, report("terasort"))
 		Eventually(runPhase(run)).Should(Equal(v1alpha1.BenchmarkPhaseSucceeded))
-		Expect(*fresh(run)(Default).Status.Setup).To(Equal(recorded))
+		Expect(*fresh(run)(Default).Status.Setup).To(BeComparableTo(recorded))
 
 		By("comparing with the baseline once it has succeeded on the other cluster")
 		Eventually(condition(run, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotSucceeded"))
@@ -93,7 +97,7 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 			"compared with BenchmarkRun on-left, StorageBackend right-ceph (External) vs StorageBackend left-ceph (External): terasort throughput 1.00x of the baseline's"))
 	})
 
-	It("gives no ratio for runs of other rows or on other NodeManagers, and names each difference", func() {
+	It("gives no ratio for runs of other rows or on other NodeManagers, names each difference, and flags other requests", func() {
 		readyCluster(ns, "small")
 		readyExternalBackend(ns, "large-ceph")
 		playClusterReady(createCluster(ns, "large", "large-ceph", func(s *v1alpha1.HadoopClusterSpec) {
@@ -110,21 +114,32 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 		playSort(larger)
 
 		for _, tc := range []struct {
-			run        *v1alpha1.BenchmarkRun
-			difference v1alpha1.BaselineDifference
-		}{
-			{moreRows, v1alpha1.BaselineDifference{Parameter: "rows", Value: "1000000", BaselineValue: "100000"}},
-			{larger, v1alpha1.BaselineDifference{Parameter: "NodeManagers", Value: "1 x 6656Mi/4 vcores", BaselineValue: "1 x 3Gi/2 vcores"}},
-		} {
+			run                  *v1alpha1.BenchmarkRun
+			differences, flagged []v1alpha1.BaselineDifference
+			message              string
+		}{{
+			run:         moreRows,
+			differences: []v1alpha1.BaselineDifference{{Parameter: "rows", Value: "1000000", BaselineValue: "100000"}},
+			message:     "rows 1000000 vs 100000",
+		}, {
+			run: larger,
+			differences: []v1alpha1.BaselineDifference{
+				{Parameter: "NodeManagers", Value: "1 x 6656Mi/4 vcores", BaselineValue: "1 x 3Gi/2 vcores"},
+				{Parameter: "nodeManagerLimits", Value: "memory 8Gi", BaselineValue: "memory 4Gi"},
+			},
+			flagged: []v1alpha1.BaselineDifference{{Parameter: "nodeManagerRequests", Value: "cpu 4, memory 8Gi", BaselineValue: "cpu 2, memory 4Gi"}},
+			message: "NodeManagers 1 x 6656Mi/4 vcores vs 1 x 3Gi/2 vcores; nodeManagerLimits memory 8Gi vs memory 4Gi; " +
+				"differing in what changes the figures only on a busy node: nodeManagerRequests cpu 4, memory 8Gi vs cpu 2, memory 4Gi",
+		}} {
 			Eventually(condition(tc.run, v1alpha1.ConditionBaselineCompared)).Should(Equal("False/BaselineNotComparable"))
-			d := tc.difference
 			Expect(conditionMessage(tc.run, v1alpha1.ConditionBaselineCompared)(Default)).To(Equal(
-				"not compared with BenchmarkRun base, whose parameters differ (this run's first): " + d.Parameter + " " + d.Value + " vs " + d.BaselineValue))
+				"not compared with BenchmarkRun base, whose parameters differ (this run's first): " + tc.message))
 			st := fresh(tc.run)(Default).Status
 			Expect(st.Baseline.Name).To(Equal("base"))
 			Expect(st.Baseline.Ratio).To(BeEmpty())
 			Expect(st.Baseline.Stages).To(BeEmpty())
-			Expect(st.Baseline.Differences).To(Equal([]v1alpha1.BaselineDifference{d}))
+			Expect(st.Baseline.Differences).To(Equal(tc.differences))
+			Expect(st.Baseline.Flagged).To(Equal(tc.flagged))
 			Expect(st.Baseline.BaselineStorage).NotTo(BeNil())
 			// The run itself succeeded: only the comparison is refused.
 			Expect(condition(tc.run, v1alpha1.ConditionReady)(Default)).To(Equal("True/Succeeded"))
@@ -154,9 +169,9 @@ var _ = Describe("BenchmarkRun baseline comparability", Label("envtest"), func()
 		cmp := fresh(run)(Default).Status.Baseline
 		Expect(cmp.Ratio).NotTo(BeEmpty())
 		Expect(cmp.BaselineStorage).To(BeNil())
-		Expect(cmp.Unknown).To(Equal([]string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}))
+		Expect(cmp.Unknown).To(Equal([]string{"maps", "reduces", "outputReplication", "NodeManagers", "nodeManagerLimits", "nodeManagerRequests", "network"}))
 		Expect(conditionMessage(run, v1alpha1.ConditionBaselineCompared)(Default)).To(HaveSuffix(
-			"; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun legacy has no status.setup)"))
+			"; not known, so not compared: maps, reduces, outputReplication, NodeManagers, nodeManagerLimits, nodeManagerRequests, network (BenchmarkRun legacy has no status.setup)"))
 		Expect(fresh(legacy)(Default).Status.Setup).To(BeNil())
 	})
 

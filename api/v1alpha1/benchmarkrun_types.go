@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -709,6 +710,40 @@ type StorageSetup struct {
 	// +kubebuilder:validation:MaxLength=32
 	// +optional
 	RawOverhead string `json:"rawOverhead,omitempty"`
+
+	// Pool is how the data pool Hadoop's root was laid out on stored data, as the
+	// StorageBackend reported it (status.dataPools): replicated with its size, or
+	// erasure-coded with its data and coding chunks. None on an HDFS backend (its
+	// replication is RawOverhead), and on runs recorded before the operator recorded
+	// pools.
+	// +optional
+	Pool *PoolSetup `json:"pool,omitempty"`
+}
+
+// PoolSetup is a Ceph pool's layout as a run measured it.
+type PoolSetup struct {
+	// Name is the Ceph pool's name.
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// Kind is Replicated, ErasureCoded or Unknown (an external pool that the operator
+	// could not read).
+	Kind PoolKind `json:"kind"`
+
+	// Size is the number of copies of a replicated pool.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Size int32 `json:"size,omitempty"`
+
+	// DataChunks (k) of an erasure-coded pool.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	DataChunks int32 `json:"dataChunks,omitempty"`
+
+	// CodingChunks (m) of an erasure-coded pool.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	CodingChunks int32 `json:"codingChunks,omitempty"`
 }
 
 // NodeManagersSetup is how many NodeManagers a cluster had and what each offered YARN.
@@ -726,6 +761,25 @@ type NodeManagersSetup struct {
 	// (yarn.nodemanager.resource.cpu-vcores).
 	// +kubebuilder:validation:Minimum=0
 	VCores int32 `json:"vcores"`
+
+	// Resources are the CPU and memory requests and limits of each NodeManager
+	// container (spec.nodeManagers.resources), inside which its YARN containers run:
+	// the same YARN offer on pods of fewer cores does the same work more slowly. Runs
+	// recorded before the operator recorded them have none.
+	// +optional
+	Resources *PodResourcesSetup `json:"resources,omitempty"`
+}
+
+// PodResourcesSetup are a container's CPU and memory requests and limits; other
+// resources (network devices among them) are left out.
+type PodResourcesSetup struct {
+	// Requests of cpu and memory; empty when the container requested neither.
+	// +optional
+	Requests corev1.ResourceList `json:"requests,omitempty"`
+
+	// Limits of cpu and memory; empty when the container had neither.
+	// +optional
+	Limits corev1.ResourceList `json:"limits,omitempty"`
 }
 
 // TeraSortSetup has a TeraSort's maps, reduces and output replication as they ran:
@@ -784,6 +838,15 @@ type BaselineComparison struct {
 	// +listType=atomic
 	// +optional
 	Differences []BaselineDifference `json:"differences,omitempty"`
+
+	// Flagged are the parameters in which the runs differ that change the figures
+	// only in some conditions, such as nodeManagerRequests, the NodeManager pods'
+	// requests, which decide their share of a node's CPU only when it is contended:
+	// the runs are compared, with these named beside the ratios.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	Flagged []BaselineDifference `json:"flagged,omitempty"`
 
 	// Unknown names the parameters that could not be compared because a run started
 	// before the operator recorded status.setup.

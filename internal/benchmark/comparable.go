@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
@@ -20,6 +21,10 @@ type Comparability struct {
 	// Differences are the parameters in which the runs differ, in the order of
 	// Parameters, this run's value first.
 	Differences []v1alpha1.BaselineDifference
+	// Flagged are the parameters in which the runs differ that change the figures
+	// only in some conditions (the NodeManager pods' requests, on a busy node): the
+	// runs are compared, and these are named beside the ratios.
+	Flagged []v1alpha1.BaselineDifference
 	// Unknown are the parameters that could not be compared: one of the runs has no
 	// status.setup (or no status.setup.network), and the spec alone does not say what
 	// it ran with; or the runs ran on the same network and only one knows its link
@@ -34,6 +39,9 @@ type Comparability struct {
 	// RateUnrecorded names the run, of the two, whose network's link rate is not
 	// known while the other's is.
 	RateUnrecorded []string
+	// ResourcesUnrecorded names the runs, of the two, with a status.setup but no
+	// NodeManager resources in it: they started before the operator recorded them.
+	ResourcesUnrecorded []string
 }
 
 // Comparable says whether the runs did the same work.
@@ -53,11 +61,16 @@ func (c Comparability) Comparable() bool { return len(c.Differences) == 0 }
 func CheckComparable(run, baseline *v1alpha1.BenchmarkRun) Comparability {
 	var c Comparability
 	for _, r := range []*v1alpha1.BenchmarkRun{run, baseline} {
-		switch {
-		case r.Status.Setup == nil:
+		setup := r.Status.Setup
+		if setup == nil {
 			c.Unrecorded = append(c.Unrecorded, r.Name)
-		case r.Status.Setup.Network == nil:
+			continue
+		}
+		if setup.Network == nil {
 			c.NetworkUnrecorded = append(c.NetworkUnrecorded, r.Name)
+		}
+		if setup.NodeManagers.Resources == nil {
+			c.ResourcesUnrecorded = append(c.ResourcesUnrecorded, r.Name)
 		}
 	}
 	mine, theirs := parameters(run), parameters(baseline)
@@ -66,6 +79,8 @@ func CheckComparable(run, baseline *v1alpha1.BenchmarkRun) Comparability {
 		switch {
 		case !p.known || !b.known:
 			c.Unknown = append(c.Unknown, p.name)
+		case p.key != b.key && p.flagOnly:
+			c.Flagged = append(c.Flagged, v1alpha1.BaselineDifference{Parameter: p.name, Value: p.text, BaselineValue: b.text})
 		case p.key != b.key || (p.rate != b.rate && p.rate > 0 && b.rate > 0):
 			c.Differences = append(c.Differences, v1alpha1.BaselineDifference{Parameter: p.name, Value: p.text, BaselineValue: b.text})
 		case p.rate != b.rate:
@@ -89,7 +104,12 @@ func (c Comparability) UnknownBecause(name func(run string) string) string {
 	for _, missing := range []struct {
 		runs  []string
 		field string
-	}{{c.Unrecorded, "status.setup"}, {c.NetworkUnrecorded, "status.setup.network"}, {c.RateUnrecorded, "status.setup.network.rate"}} {
+	}{
+		{c.Unrecorded, "status.setup"},
+		{c.NetworkUnrecorded, "status.setup.network"},
+		{c.RateUnrecorded, "status.setup.network.rate"},
+		{c.ResourcesUnrecorded, "status.setup.nodeManagers.resources"},
+	} {
 		names := make([]string, len(missing.runs))
 		for i, r := range missing.runs {
 			names[i] = name(r)
@@ -116,7 +136,7 @@ func CompareRuns(run, baseline *v1alpha1.BenchmarkRun) (*v1alpha1.BaselineCompar
 		out = Compare(baseline.Name, w, run.Status.Summary, baseline.Status.Summary)
 	}
 	out.Storage, out.BaselineStorage = storageOf(run), storageOf(baseline)
-	out.Differences, out.Unknown = c.Differences, c.Unknown
+	out.Differences, out.Flagged, out.Unknown = c.Differences, c.Flagged, c.Unknown
 
 	var msg strings.Builder
 	if c.Comparable() {
@@ -125,17 +145,26 @@ func CompareRuns(run, baseline *v1alpha1.BenchmarkRun) (*v1alpha1.BaselineCompar
 			fmt.Fprintf(&msg, ": %s throughput %s of the baseline's", HeadlineStage(Workload(&run.Spec)), out.Ratio)
 		}
 	} else {
-		diffs := make([]string, len(c.Differences))
-		for i, d := range c.Differences {
-			diffs[i] = d.Parameter + " " + d.Value + " vs " + d.BaselineValue
-		}
-		fmt.Fprintf(&msg, "not compared with BenchmarkRun %s, whose parameters differ (this run's first): %s", baseline.Name, strings.Join(diffs, "; "))
+		fmt.Fprintf(&msg, "not compared with BenchmarkRun %s, whose parameters differ (this run's first): %s", baseline.Name, differenceText(c.Differences))
+	}
+	if len(c.Flagged) > 0 {
+		fmt.Fprintf(&msg, "; differing in what changes the figures only on a busy node: %s", differenceText(c.Flagged))
 	}
 	if len(c.Unknown) > 0 {
 		fmt.Fprintf(&msg, "; not known, so not compared: %s (%s)", strings.Join(c.Unknown, ", "),
 			c.UnknownBecause(func(run string) string { return "BenchmarkRun " + run }))
 	}
 	return out, c, msg.String()
+}
+
+// differenceText is differences for people, this run's value first: "rows 10000000 vs
+// 1000000; reduces 2 vs 4".
+func differenceText(differences []v1alpha1.BaselineDifference) string {
+	texts := make([]string, len(differences))
+	for i, d := range differences {
+		texts[i] = d.Parameter + " " + d.Value + " vs " + d.BaselineValue
+	}
+	return strings.Join(texts, "; ")
 }
 
 // parameter is one compared parameter of a run: its effective value, as a key that is
@@ -147,6 +176,8 @@ type parameter struct {
 	// rate is the network's link rate in bits per second, 0 when not known, which the
 	// key leaves out: a rate only one run knows is unknown rather than different.
 	rate int64
+	// flagOnly: runs that differ in it are flagged rather than refused.
+	flagOnly bool
 }
 
 func text(name, value string) parameter {
@@ -192,7 +223,7 @@ func parameters(run *v1alpha1.BenchmarkRun) []parameter {
 		// Without a group, Hadoop's Grep counts group 0, the whole match.
 		ps = append(ps, text("inputPath", w.InputPath), text("pattern", w.Pattern), integer("group", ptr.Deref(w.Group, 0)))
 	}
-	return append(ps, nodeManagers(setup), network(setup))
+	return append(ps, nodeManagers(setup), nodeManagerLimits(setup), nodeManagerRequests(setup), network(setup))
 }
 
 // recorded is a TeraSort parameter that the cluster's configuration decides when the
@@ -215,6 +246,41 @@ func nodeManagers(setup *v1alpha1.BenchmarkSetup) parameter {
 	}
 	nm := setup.NodeManagers
 	return text("NodeManagers", fmt.Sprintf("%d x %s/%d vcores", nm.Replicas, mebibytes(nm.MemoryMiB), nm.VCores))
+}
+
+// nodeManagerLimits and nodeManagerRequests are the CPU and memory limits and
+// requests of each NodeManager's pod, inside which its YARN containers run, such as
+// "cpu 2, memory 6Gi", compared by value ("1" and "1000m" are the same CPU). Limits
+// bound the containers on any node (a CPU limit throttles them; the memory limit also
+// bounds the page cache), so runs whose limits differ are not comparable. Requests
+// only decide a pod's share of a node whose CPU is contended: runs whose requests
+// differ are flagged, and compared.
+func nodeManagerLimits(setup *v1alpha1.BenchmarkSetup) parameter {
+	return podResource("nodeManagerLimits", setup, func(r *v1alpha1.PodResourcesSetup) corev1.ResourceList { return r.Limits })
+}
+
+func nodeManagerRequests(setup *v1alpha1.BenchmarkSetup) parameter {
+	p := podResource("nodeManagerRequests", setup, func(r *v1alpha1.PodResourcesSetup) corev1.ResourceList { return r.Requests })
+	p.flagOnly = true
+	return p
+}
+
+func podResource(name string, setup *v1alpha1.BenchmarkSetup, of func(*v1alpha1.PodResourcesSetup) corev1.ResourceList) parameter {
+	if setup == nil || setup.NodeManagers.Resources == nil {
+		return parameter{name: name}
+	}
+	list := of(setup.NodeManagers.Resources)
+	var keys, texts []string
+	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if q, ok := list[r]; ok {
+			keys = append(keys, fmt.Sprintf("%s=%d", r, q.MilliValue()))
+			texts = append(texts, string(r)+" "+q.String())
+		}
+	}
+	if len(texts) == 0 {
+		texts = []string{"none"}
+	}
+	return parameter{name: name, key: strings.Join(keys, ","), text: strings.Join(texts, ", "), known: true}
 }
 
 // network is what carried the run's data, such as "pod network", "host network, ib0"
@@ -282,6 +348,9 @@ func storageText(s *v1alpha1.StorageSetup) string {
 	if s.Mode != "" {
 		facts = append(facts, s.Mode)
 	}
+	if s.Pool != nil {
+		facts = append(facts, PoolText(s.Pool))
+	}
 	if s.RawOverhead != "" {
 		facts = append(facts, "raw overhead "+s.RawOverhead)
 	}
@@ -289,4 +358,16 @@ func storageText(s *v1alpha1.StorageSetup) string {
 		return "StorageBackend " + s.Backend
 	}
 	return fmt.Sprintf("StorageBackend %s (%s)", s.Backend, strings.Join(facts, ", "))
+}
+
+// PoolText is how a pool stores data, for people: "replicated, size 3",
+// "erasure-coded 2+1", or "pool of unknown kind" when the operator could not read it.
+func PoolText(p *v1alpha1.PoolSetup) string {
+	switch p.Kind {
+	case v1alpha1.PoolKindReplicated:
+		return fmt.Sprintf("replicated, size %d", p.Size)
+	case v1alpha1.PoolKindErasureCoded:
+		return fmt.Sprintf("erasure-coded %d+%d", p.DataChunks, p.CodingChunks)
+	}
+	return "pool of unknown kind"
 }

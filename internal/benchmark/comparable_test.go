@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -12,17 +13,44 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
-// setup is a recorded status.setup: replicas NodeManagers of memoryMiB and vcores on
-// backend, TeraSort with Hadoop's defaults.
+// setup is a recorded status.setup: replicas NodeManagers of memoryMiB and vcores, in
+// pods of the API's default resources, on backend, TeraSort with Hadoop's defaults.
 func setup(backend, mode string, replicas int32, memoryMiB int64, vcores int32) *v1alpha1.BenchmarkSetup {
 	return &v1alpha1.BenchmarkSetup{
-		Cluster:      backend + "-cluster",
-		Storage:      v1alpha1.StorageSetup{Backend: backend, Mode: mode, RawOverhead: "3"},
-		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: replicas, MemoryMiB: memoryMiB, VCores: vcores},
-		Repetitions:  1,
-		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
-		Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
+		Cluster: backend + "-cluster",
+		Storage: v1alpha1.StorageSetup{Backend: backend, Mode: mode, RawOverhead: "3"},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: replicas, MemoryMiB: memoryMiB, VCores: vcores,
+			Resources: podResourcesOf("2", "4Gi", "", "4Gi")},
+		Repetitions: 1,
+		TeraSort:    &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 1, OutputReplication: 3},
+		Network:     &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 	}
+}
+
+// podResourcesOf is a NodeManager container's requests and limits of cpu and memory,
+// "" for none.
+func podResourcesOf(cpuRequest, memoryRequest, cpuLimit, memoryLimit string) *v1alpha1.PodResourcesSetup {
+	list := func(cpu, memory string) corev1.ResourceList {
+		l := corev1.ResourceList{}
+		if cpu != "" {
+			l[corev1.ResourceCPU] = resource.MustParse(cpu)
+		}
+		if memory != "" {
+			l[corev1.ResourceMemory] = resource.MustParse(memory)
+		}
+		if len(l) == 0 {
+			return nil
+		}
+		return l
+	}
+	return &v1alpha1.PodResourcesSetup{Requests: list(cpuRequest, memoryRequest), Limits: list(cpuLimit, memoryLimit)}
+}
+
+// withResources is s with NodeManager pods of r (nil: not recorded).
+func withResources(s *v1alpha1.BenchmarkSetup, r *v1alpha1.PodResourcesSetup) *v1alpha1.BenchmarkSetup {
+	s = s.DeepCopy()
+	s.NodeManagers.Resources = r
+	return s
 }
 
 // onNetwork is s on net.
@@ -100,10 +128,11 @@ func TestCheckComparable(t *testing.T) {
 		name                    string
 		run, baseline           v1alpha1.BenchmarkRunSpec
 		runSetup, baselineSetup *v1alpha1.BenchmarkSetup
-		differences             []v1alpha1.BaselineDifference
+		differences, flagged    []v1alpha1.BaselineDifference
 		unknown, unrecorded     []string
 		networkUnrecorded       []string
 		rateUnrecorded          []string
+		resourcesUnrecorded     []string
 		runReps, baselineReps   int32
 	}{{
 		name: "the same TeraSort on other storage", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
@@ -146,12 +175,12 @@ func TestCheckComparable(t *testing.T) {
 		run:      teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
 		baseline: teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Maps = ptr.To[int32](4) }),
 		runSetup: ceph,
-		unknown:  []string{"reduces", "outputReplication", "NodeManagers", "network"}, unrecorded: []string{"baseline"},
+		unknown:  []string{"reduces", "outputReplication", "NodeManagers", "nodeManagerLimits", "nodeManagerRequests", "network"}, unrecorded: []string{"baseline"},
 	}, {
 		name: "a difference the specs show is found without setups",
 		run:  teraSortRows(1e7), baseline: teraSortRows(1e6),
 		differences: []v1alpha1.BaselineDifference{diff("rows", "10000000", "1000000")},
-		unknown:     []string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}, unrecorded: []string{"run", "baseline"},
+		unknown:     []string{"maps", "reduces", "outputReplication", "NodeManagers", "nodeManagerLimits", "nodeManagerRequests", "network"}, unrecorded: []string{"run", "baseline"},
 	}, {
 		name: "TestDFSIO sizes compare by value; modes choose stages",
 		run:  dfsio(4, "1Gi", v1alpha1.DFSIOWrite), baseline: dfsio(4, "1024Mi"), runSetup: ceph, baselineSetup: hdfs,
@@ -222,13 +251,32 @@ func TestCheckComparable(t *testing.T) {
 		name: "a baseline recorded before networks were", run: wordCount("/a"), baseline: wordCount("/a"),
 		runSetup: ceph, baselineSetup: onNetwork(hdfs, nil),
 		unknown: []string{"network"}, networkUnrecorded: []string{"baseline"},
+	}, {
+		name: "NodeManager pods of other limits, YARN offered the same", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: ceph, baselineSetup: withResources(hdfs, podResourcesOf("2", "4Gi", "1", "8Gi")),
+		differences: []v1alpha1.BaselineDifference{diff("nodeManagerLimits", "memory 4Gi", "cpu 1, memory 8Gi")},
+	}, {
+		name: "NodeManager pods of other requests are flagged, and compared", run: teraSortRows(1e7), baseline: teraSortRows(1e7),
+		runSetup: ceph, baselineSetup: withResources(hdfs, podResourcesOf("100m", "1Gi", "", "4Gi")),
+		flagged: []v1alpha1.BaselineDifference{diff("nodeManagerRequests", "cpu 2, memory 4Gi", "cpu 100m, memory 1Gi")},
+	}, {
+		name: "resources compare by value", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: withResources(ceph, podResourcesOf("1", "4096Mi", "1500m", "")), baselineSetup: withResources(hdfs, podResourcesOf("1000m", "4Gi", "1.5", "")),
+	}, {
+		name: "pods without limits against pods with some", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: withResources(ceph, podResourcesOf("2", "4Gi", "", "")), baselineSetup: hdfs,
+		differences: []v1alpha1.BaselineDifference{diff("nodeManagerLimits", "none", "memory 4Gi")},
+	}, {
+		name: "a run recorded before NodeManager resources were", run: wordCount("/a"), baseline: wordCount("/a"),
+		runSetup: withResources(ceph, nil), baselineSetup: hdfs,
+		unknown: []string{"nodeManagerLimits", "nodeManagerRequests"}, resourcesUnrecorded: []string{"run"},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.run.Repetitions, tc.baseline.Repetitions = tc.runReps, tc.baselineReps
 			got := CheckComparable(succeeded("run", tc.run, tc.runSetup, 1), succeeded("baseline", tc.baseline, tc.baselineSetup, 1))
-			want := Comparability{Differences: tc.differences, Unknown: tc.unknown, Unrecorded: tc.unrecorded,
-				NetworkUnrecorded: tc.networkUnrecorded, RateUnrecorded: tc.rateUnrecorded}
+			want := Comparability{Differences: tc.differences, Flagged: tc.flagged, Unknown: tc.unknown, Unrecorded: tc.unrecorded,
+				NetworkUnrecorded: tc.networkUnrecorded, RateUnrecorded: tc.rateUnrecorded, ResourcesUnrecorded: tc.resourcesUnrecorded}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
@@ -268,6 +316,30 @@ func TestCompareRuns(t *testing.T) {
 		}
 	})
 
+	t.Run("erasure-coded against replicated: both pools are named, and their kind is no difference", func(t *testing.T) {
+		ec, replicated := setup("ceph-ec", "Rook", 3, 6144, 4), setup("ceph-replicated", "Rook", 3, 6144, 4)
+		ec.Storage.RawOverhead, ec.Storage.Pool = "1.5", &v1alpha1.PoolSetup{Name: "fs-ec", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1}
+		replicated.Storage.Pool = &v1alpha1.PoolSetup{Name: "fs-replicated", Kind: v1alpha1.PoolKindReplicated, Size: 3}
+		out, c, msg := CompareRuns(succeeded("ec", teraSortRows(1e7), ec, 150), succeeded("replicated", teraSortRows(1e7), replicated, 200))
+		if !c.Comparable() || out.Ratio != "0.75x" {
+			t.Fatalf("comparison %+v", out)
+		}
+		if w := "compared with BenchmarkRun replicated, StorageBackend ceph-ec (Rook, erasure-coded 2+1, raw overhead 1.5) vs StorageBackend ceph-replicated (Rook, replicated, size 3, raw overhead 3): terasort throughput 0.75x of the baseline's"; msg != w {
+			t.Errorf("message\n got %q\nwant %q", msg, w)
+		}
+	})
+
+	t.Run("pods of other requests: the ratios, and the requests named", func(t *testing.T) {
+		out, c, msg := CompareRuns(succeeded("busy", teraSortRows(1e7), ceph, 300),
+			succeeded("idle", teraSortRows(1e7), withResources(hdfs, podResourcesOf("100m", "1Gi", "", "4Gi")), 300))
+		if !c.Comparable() || out.Ratio != "1.00x" || !reflect.DeepEqual(out.Flagged, c.Flagged) || len(out.Flagged) != 1 {
+			t.Fatalf("comparison %+v", out)
+		}
+		if w := ": terasort throughput 1.00x of the baseline's; differing in what changes the figures only on a busy node: nodeManagerRequests cpu 2, memory 4Gi vs cpu 100m, memory 1Gi"; !strings.HasSuffix(msg, w) {
+			t.Errorf("message %q does not end in %q", msg, w)
+		}
+	})
+
 	t.Run("runs that differ get no ratio, and every difference with both values", func(t *testing.T) {
 		run := succeeded("big", teraSortRows(1e7, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](2) }), ceph, 300)
 		baseline := succeeded("small", teraSortRows(1e6, func(w *v1alpha1.TeraSortWorkload) { w.Reduces = ptr.To[int32](4) }), setup("hdfs", "HDFS", 1, 6144, 4), 200)
@@ -288,7 +360,7 @@ func TestCompareRuns(t *testing.T) {
 
 	t.Run("runs without setups that differ in their specs", func(t *testing.T) {
 		_, _, msg := CompareRuns(succeeded("new", teraSortRows(1e7), nil, 300), succeeded("old", teraSortRows(1e6), nil, 300))
-		if w := "not compared with BenchmarkRun old, whose parameters differ (this run's first): rows 10000000 vs 1000000; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun new and BenchmarkRun old have no status.setup)"; msg != w {
+		if w := "not compared with BenchmarkRun old, whose parameters differ (this run's first): rows 10000000 vs 1000000; not known, so not compared: maps, reduces, outputReplication, NodeManagers, nodeManagerLimits, nodeManagerRequests, network (BenchmarkRun new and BenchmarkRun old have no status.setup)"; msg != w {
 			t.Errorf("message\n got %q\nwant %q", msg, w)
 		}
 	})
@@ -298,10 +370,10 @@ func TestCompareRuns(t *testing.T) {
 		if !c.Comparable() || out.Ratio != "1.00x" || out.BaselineStorage != nil || out.Storage == nil {
 			t.Errorf("comparison %+v", out)
 		}
-		if !reflect.DeepEqual(out.Unknown, []string{"maps", "reduces", "outputReplication", "NodeManagers", "network"}) {
+		if !reflect.DeepEqual(out.Unknown, []string{"maps", "reduces", "outputReplication", "NodeManagers", "nodeManagerLimits", "nodeManagerRequests", "network"}) {
 			t.Errorf("unknown %v", out.Unknown)
 		}
-		if w := "compared with BenchmarkRun old, StorageBackend ceph (External, raw overhead 3) vs unknown storage: terasort throughput 1.00x of the baseline's; not known, so not compared: maps, reduces, outputReplication, NodeManagers, network (BenchmarkRun old has no status.setup)"; msg != w {
+		if w := "compared with BenchmarkRun old, StorageBackend ceph (External, raw overhead 3) vs unknown storage: terasort throughput 1.00x of the baseline's; not known, so not compared: maps, reduces, outputReplication, NodeManagers, nodeManagerLimits, nodeManagerRequests, network (BenchmarkRun old has no status.setup)"; msg != w {
 			t.Errorf("message\n got %q\nwant %q", msg, w)
 		}
 	})

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 )
@@ -33,7 +35,9 @@ func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1al
 	if sb != nil {
 		s.Storage.Mode = string(sb.Status.Mode)
 		s.Storage.RawOverhead = sb.Status.RawOverhead
+		s.Storage.Pool = hadoopPool(sb.Status.DataPools)
 	}
+	s.NodeManagers.Resources = podResources(hc.Spec.NodeManagers.Resources)
 	// A Ready cluster's NodeManagers have resources YARN can use; zero says unknown.
 	if nr, err := hadoop.NodeManagerResources(hc.Spec.NodeManagers); err == nil {
 		s.NodeManagers.MemoryMiB = nr.MemoryMiB
@@ -51,6 +55,38 @@ func Setup(spec *v1alpha1.BenchmarkRunSpec, hc *v1alpha1.HadoopCluster, sb *v1al
 		}
 	}
 	return s
+}
+
+// hadoopPool is the data pool Hadoop's root is laid out on, of those a StorageBackend
+// reports; nil when it reports none (HDFS, or a backend not yet resolved).
+func hadoopPool(pools []v1alpha1.DataPoolStatus) *v1alpha1.PoolSetup {
+	for _, p := range pools {
+		if p.HadoopData {
+			return &v1alpha1.PoolSetup{Name: p.Name, Kind: p.Kind, Size: p.Size, DataChunks: p.DataChunks, CodingChunks: p.CodingChunks}
+		}
+	}
+	return nil
+}
+
+// podResources are the CPU and memory of a container's resources. Never nil: a
+// container without either is recorded as such, unlike a run that recorded nothing.
+func podResources(r corev1.ResourceRequirements) *v1alpha1.PodResourcesSetup {
+	out := &v1alpha1.PodResourcesSetup{}
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		if q, ok := r.Requests[name]; ok {
+			if out.Requests == nil {
+				out.Requests = corev1.ResourceList{}
+			}
+			out.Requests[name] = q.DeepCopy()
+		}
+		if q, ok := r.Limits[name]; ok {
+			if out.Limits == nil {
+				out.Limits = corev1.ResourceList{}
+			}
+			out.Limits[name] = q.DeepCopy()
+		}
+	}
+	return out
 }
 
 // networkSetup is the network the stages and NodeManagers of in moved data over. The

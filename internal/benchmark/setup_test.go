@@ -27,19 +27,26 @@ func TestSetup(t *testing.T) {
 		},
 		Status: v1alpha1.HadoopClusterStatus{ReadyNodeManagers: 3},
 	}
-	sb := &v1alpha1.StorageBackend{Status: v1alpha1.StorageBackendStatus{Mode: v1alpha1.StorageBackendModeRook, RawOverhead: "1.50"}}
+	sb := &v1alpha1.StorageBackend{Status: v1alpha1.StorageBackendStatus{Mode: v1alpha1.StorageBackendModeRook, RawOverhead: "1.50",
+		DataPools: []v1alpha1.DataPoolStatus{
+			{Name: "fs-replicated", Kind: v1alpha1.PoolKindReplicated, Size: 3, RawOverhead: "3"},
+			{Name: "fs-ec", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1, RawOverhead: "1.5", HadoopData: true},
+		}}}
 	spec := &v1alpha1.BenchmarkRunSpec{TeraSort: &v1alpha1.TeraSortWorkload{Rows: ptr.To[int64](1), Reduces: ptr.To[int32](8)}, Repetitions: 3}
 
 	storage := &hadoop.Storage{}
 
 	got := Setup(spec, hc, sb, storage)
 	want := &v1alpha1.BenchmarkSetup{
-		Cluster:      "analytics",
-		Storage:      v1alpha1.StorageSetup{Backend: "ceph-ec", Mode: "Rook", RawOverhead: "1.50"},
-		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6656, VCores: 4},
-		Repetitions:  3,
-		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 8, OutputReplication: 3},
-		Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
+		Cluster: "analytics",
+		Storage: v1alpha1.StorageSetup{Backend: "ceph-ec", Mode: "Rook", RawOverhead: "1.50",
+			Pool: &v1alpha1.PoolSetup{Name: "fs-ec", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1}},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6656, VCores: 4, Resources: &v1alpha1.PodResourcesSetup{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi")},
+		}},
+		Repetitions: 3,
+		TeraSort:    &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 8, OutputReplication: 3},
+		Network:     &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
@@ -64,7 +71,29 @@ func TestSetup(t *testing.T) {
 	check("YARN's resources as spec.nodeManagers.yarn sets them", func() {
 		hc.Spec.NodeManagers.YARN = &v1alpha1.YARNResources{Memory: ptr.To(resource.MustParse("4Gi")), VCores: ptr.To[int32](6)}
 	}, func(s *v1alpha1.BenchmarkSetup) bool {
-		return s.NodeManagers == v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 4096, VCores: 6}
+		nm := s.NodeManagers
+		return nm.Replicas == 3 && nm.MemoryMiB == 4096 && nm.VCores == 6
+	})
+	check("only cpu and memory of the NodeManager's resources, the limits beside the requests", func() {
+		hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{
+			Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("6Gi"), "rdma/hca": resource.MustParse("1")},
+			Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("3500m"), corev1.ResourceMemory: resource.MustParse("6Gi"), "rdma/hca": resource.MustParse("1")},
+		}
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		r := s.NodeManagers.Resources
+		return len(r.Requests) == 1 && r.Requests.Memory().String() == "6Gi" &&
+			len(r.Limits) == 2 && r.Limits.Cpu().String() == "3500m" && r.Limits.Memory().String() == "6Gi"
+	})
+	check("a container without requests or limits is recorded so, not left unknown", func() {
+		hc.Spec.NodeManagers.Resources = corev1.ResourceRequirements{}
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		r := s.NodeManagers.Resources
+		return r != nil && r.Requests == nil && r.Limits == nil
+	})
+	check("the replicated pool when it holds Hadoop's root", func() {
+		sb.Status.DataPools[0].HadoopData, sb.Status.DataPools[1].HadoopData = true, false
+	}, func(s *v1alpha1.BenchmarkSetup) bool {
+		return *s.Storage.Pool == v1alpha1.PoolSetup{Name: "fs-replicated", Kind: v1alpha1.PoolKindReplicated, Size: 3}
 	})
 	check("no StorageBackend, no workload's parameters", func() {
 		sb, spec = nil, &v1alpha1.BenchmarkRunSpec{WordCount: &v1alpha1.WordCountWorkload{InputPath: "/a"}}

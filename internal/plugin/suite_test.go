@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/utils/ptr"
@@ -154,12 +155,15 @@ func teraSortRun(t *testing.T, ns, name, cluster string, st storage, reps [][3]f
 	run.Status.StartTime = ptr.To(metav1.NewTime(start))
 	run.Status.CompletionTime = ptr.To(metav1.NewTime(at))
 	run.Status.Setup = &v1alpha1.BenchmarkSetup{
-		Cluster:      cluster,
-		Storage:      v1alpha1.StorageSetup{Backend: st.backend, Mode: st.mode, RawOverhead: st.overhead},
-		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 1, MemoryMiB: 6144, VCores: 4},
-		Repetitions:  int32(len(reps)),
-		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 2, OutputReplication: 1},
-		Network:      &v1alpha1.NetworkSetup{DataInterface: "eth0"},
+		Cluster: cluster,
+		Storage: v1alpha1.StorageSetup{Backend: st.backend, Mode: st.mode, RawOverhead: st.overhead},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 1, MemoryMiB: 6144, VCores: 4, Resources: &v1alpha1.PodResourcesSetup{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("6Gi")},
+			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("6Gi")},
+		}},
+		Repetitions: int32(len(reps)),
+		TeraSort:    &v1alpha1.TeraSortSetup{Maps: 2, Reduces: 2, OutputReplication: 1},
+		Network:     &v1alpha1.NetworkSetup{DataInterface: "eth0"},
 	}
 	run.Status.Summary = benchmark.Summarize(&run.Spec, run.Status.Stages)
 	if err := k8s.Status().Update(ctx, run); err != nil {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -29,7 +31,7 @@ func TestBuildRunsAndStages(t *testing.T) {
 	c := mustBuild(t, ceph, hdfs)
 
 	wantRuns := []Run{
-		{Label: "terasort-ceph", Name: "terasort-ceph", Namespace: "bench", Cluster: "analytics", StorageBackend: "cephfs-replicated", Storage: "CephFS, 3x raw", Repetitions: 3, CompletionTime: ceph.Status.CompletionTime},
+		{Label: "terasort-ceph", Name: "terasort-ceph", Namespace: "bench", Cluster: "analytics", StorageBackend: "cephfs-replicated", Storage: "CephFS, 3 replicas", Repetitions: 3, CompletionTime: ceph.Status.CompletionTime},
 		{Label: "terasort-hdfs", Name: "terasort-hdfs", Namespace: "bench", Cluster: "analytics-hdfs", StorageBackend: "hdfs", Storage: "HDFS, replication 3", Repetitions: 3, CompletionTime: hdfs.Status.CompletionTime},
 	}
 	if d := cmp.Diff(wantRuns, c.Runs); d != "" {
@@ -220,7 +222,7 @@ func TestBuildRunWithoutSetup(t *testing.T) {
 	if c.Runs[1].Storage != "unknown (no status.setup)" || c.Runs[1].Cluster != "analytics-hdfs" {
 		t.Errorf("run without setup: %+v", c.Runs[1])
 	}
-	want := "terasort-hdfs was compared with terasort-ceph without maps, reduces, outputReplication, NodeManagers, network: terasort-hdfs has no status.setup."
+	want := "terasort-hdfs was compared with terasort-ceph without maps, reduces, outputReplication, NodeManagers, nodeManagerLimits, nodeManagerRequests, network: terasort-hdfs has no status.setup."
 	if len(c.Notes) != 1 || c.Notes[0] != want {
 		t.Errorf("notes %q, want [%q]", c.Notes, want)
 	}
@@ -239,6 +241,17 @@ func TestBuildRunsWithoutNetworkOrRate(t *testing.T) {
 		"terasort-hdfs was compared with terasort-ceph without network: terasort-hdfs has no status.setup.network.",
 		"terasort-hdfs-unannotated was compared with terasort-ceph without network.rate: terasort-hdfs-unannotated has no status.setup.network.rate.",
 	}
+	if d := cmp.Diff(want, c.Notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+}
+
+// NodeManager pods of other requests are compared, and the notes name both requests.
+func TestBuildRunsOfOtherRequests(t *testing.T) {
+	idle := hdfsRun()
+	idle.Status.Setup.NodeManagers.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("500m")
+	c := mustBuild(t, cephRun(), idle)
+	want := []string{"terasort-hdfs differs from terasort-ceph in nodeManagerRequests (cpu 500m, memory 8Gi against cpu 4, memory 8Gi), which changes the figures only on a busy node."}
 	if d := cmp.Diff(want, c.Notes); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -38,11 +40,15 @@ var started = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 
 func cephSetup() *v1alpha1.BenchmarkSetup {
 	return &v1alpha1.BenchmarkSetup{
-		Cluster:      "analytics",
-		Storage:      v1alpha1.StorageSetup{Backend: "cephfs-replicated", Mode: "Rook", RawOverhead: "3"},
-		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6144, VCores: 4},
-		Repetitions:  3,
-		TeraSort:     &v1alpha1.TeraSortSetup{Maps: 32, Reduces: 16, OutputReplication: 3},
+		Cluster: "analytics",
+		Storage: v1alpha1.StorageSetup{Backend: "cephfs-replicated", Mode: "Rook", RawOverhead: "3",
+			Pool: &v1alpha1.PoolSetup{Name: "analytics-replicated", Kind: v1alpha1.PoolKindReplicated, Size: 3}},
+		NodeManagers: v1alpha1.NodeManagersSetup{Replicas: 3, MemoryMiB: 6144, VCores: 4, Resources: &v1alpha1.PodResourcesSetup{
+			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("8Gi")},
+			Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("8Gi")},
+		}},
+		Repetitions: 3,
+		TeraSort:    &v1alpha1.TeraSortSetup{Maps: 32, Reduces: 16, OutputReplication: 3},
 		Network: &v1alpha1.NetworkSetup{
 			DataInterface: "net1",
 			Attachment:    &v1alpha1.NetworkAttachmentReference{Namespace: "analytics", Name: "data"},

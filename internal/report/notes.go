@@ -10,8 +10,9 @@ import (
 )
 
 // notes say what the figures do not show by themselves: fewer repetitions than a run
-// asked for, stages the total leaves out, and parameters that could not be compared,
-// which the operator accepts for a baseline too.
+// asked for, stages the total leaves out, parameters that could not be compared, which
+// the operator accepts for a baseline too, and those that differ only in what changes
+// the figures on a busy node (flagged).
 func notes(runs []v1alpha1.BenchmarkRun, labels []string, order, common []v1alpha1.BenchmarkStage, comparabilities []benchmark.Comparability) []string {
 	var out []string
 	for i := range runs {
@@ -34,11 +35,14 @@ func notes(runs []v1alpha1.BenchmarkRun, labels []string, order, common []v1alph
 		out = append(out, fmt.Sprintf("%s was not measured by %s; the total leaves it out.", stage, strings.Join(missing, ", ")))
 	}
 	for i, c := range comparabilities {
-		if len(c.Unknown) == 0 {
-			continue
+		if len(c.Unknown) > 0 {
+			out = append(out, fmt.Sprintf("%s was compared with %s without %s: %s.",
+				labels[i], labels[0], strings.Join(c.Unknown, ", "), c.UnknownBecause(func(run string) string { return run })))
 		}
-		out = append(out, fmt.Sprintf("%s was compared with %s without %s: %s.",
-			labels[i], labels[0], strings.Join(c.Unknown, ", "), c.UnknownBecause(func(run string) string { return run })))
+		for _, f := range c.Flagged {
+			out = append(out, fmt.Sprintf("%s differs from %s in %s (%s against %s), which changes the figures only on a busy node.",
+				labels[i], labels[0], f.Parameter, f.Value, f.BaselineValue))
+		}
 	}
 	return out
 }

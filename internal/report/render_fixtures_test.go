@@ -16,7 +16,8 @@ func renderCases(t *testing.T) map[string]*Comparison {
 	t.Helper()
 	ec := cephSetup()
 	ec.Cluster = "analytics-ec"
-	ec.Storage = v1alpha1.StorageSetup{Backend: "cephfs-ec", Mode: "Rook", RawOverhead: "1.5"}
+	ec.Storage = v1alpha1.StorageSetup{Backend: "cephfs-ec", Mode: "Rook", RawOverhead: "1.5",
+		Pool: &v1alpha1.PoolSetup{Name: "analytics-ec", Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1}}
 	ecRun := teraSortRun("terasort-ceph-ec", "analytics-ec", ec, map[v1alpha1.BenchmarkStage][]int64{
 		v1alpha1.StageTeraGen:      {47_903, 46_215, 49_377},
 		v1alpha1.StageTeraSort:     {108_560, 111_042, 106_881},

@@ -1,14 +1,16 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
-// storageText is what a run's storage was, for legends and tables: "CephFS, 3x raw",
-// "CephFS, 1.5x raw" or "HDFS, replication 3". status.setup records the raw overhead
-// but not whether the pool was replicated or erasure-coded, and an overhead alone does
-// not say (a 2+2 erasure-coded pool stores 2x, as does a pool of size 2), so neither
-// is claimed; the StorageBackend's name is shown next to it.
+// storageText is what a run's storage was, for legends and tables, short enough for
+// both: "CephFS, EC 2+1, 1.5x raw", "CephFS, 3 replicas" (whose raw overhead is the
+// count) or "HDFS, replication 3". Runs recorded before status.setup had the pool show
+// the raw overhead alone, and claim no kind: an overhead does not say it (a 2+2
+// erasure-coded pool stores 2x, as does a pool of size 2).
 func storageText(setup *v1alpha1.BenchmarkSetup) string {
 	if setup == nil {
 		return "unknown (no status.setup)"
@@ -22,11 +24,22 @@ func storageText(setup *v1alpha1.BenchmarkSetup) string {
 		}
 		return "HDFS, replication " + s.RawOverhead
 	case v1alpha1.StorageBackendModeRook, v1alpha1.StorageBackendModeExternal:
-		return withOverhead("CephFS", s.RawOverhead)
+		return withPool("CephFS", s.Pool, s.RawOverhead)
 	case "":
-		return withOverhead("StorageBackend "+s.Backend, s.RawOverhead)
+		return withPool("StorageBackend "+s.Backend, s.Pool, s.RawOverhead)
 	}
-	return withOverhead(s.Mode, s.RawOverhead)
+	return withPool(s.Mode, s.Pool, s.RawOverhead)
+}
+
+func withPool(kind string, pool *v1alpha1.PoolSetup, overhead string) string {
+	switch {
+	case pool == nil:
+	case pool.Kind == v1alpha1.PoolKindReplicated && pool.Size > 0:
+		return fmt.Sprintf("%s, %d replicas", kind, pool.Size)
+	case pool.Kind == v1alpha1.PoolKindErasureCoded:
+		kind = fmt.Sprintf("%s, EC %d+%d", kind, pool.DataChunks, pool.CodingChunks)
+	}
+	return withOverhead(kind, overhead)
 }
 
 func withOverhead(kind, overhead string) string {

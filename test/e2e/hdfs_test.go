@@ -78,7 +78,8 @@ func hdfsBaselineSpecs() {
 		// DataNode, Multus and whichever of the suite's daemons land there: this one
 		// idles while CephFS is measured, and the other while HDFS is, so it requests
 		// little of either. YARN sees the same vcores (spec.nodeManagers.yarn) and
-		// memory (the limit, 6Gi), so the runs stay comparable.
+		// memory (the limit, 6Gi), and the pods have the same limits, so the runs stay
+		// comparable, with the requests flagged.
 		hc.Spec.NodeManagers.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("100m")
 		hc.Spec.NodeManagers.Resources.Requests[corev1.ResourceMemory] = resource.MustParse("1Gi")
 		Expect(k8sClient.Create(ctx, hc)).To(Succeed())
@@ -117,6 +118,10 @@ func hdfsBaselineSpecs() {
 		Expect(onCeph.Status.Baseline.Name).To(Equal(hdfsTeraSort))
 		Expect(onCeph.Status.Baseline.Ratio).To(MatchRegexp(`^[0-9]+\.[0-9]{2}x$`))
 		Expect(onCeph.Status.Baseline.Stages).To(ContainElement(HaveField("Stage", v1alpha1.StageTeraSort)))
+		Expect(onCeph.Status.Baseline.Flagged).To(ConsistOf(v1alpha1.BaselineDifference{
+			Parameter: "nodeManagerRequests", Value: "cpu 500m, memory 6Gi", BaselineValue: "cpu 100m, memory 1Gi",
+		}), "the NodeManager pods' requests, which differ, and nothing else")
+		Expect(onCeph.Status.Setup.NodeManagers.Resources.Limits.Memory().String()).To(Equal("6Gi"))
 		GinkgoWriter.Printf("TeraSort of %d rows, CephFS over HDFS: %s (stages %+v)\n", teraSortRows, onCeph.Status.Baseline.Ratio, onCeph.Status.Baseline.Stages)
 
 		By("finding the run's directory in HDFS, not on CephFS")

@@ -27,6 +27,8 @@ func rookTeraSortSpecs() {
 		run = waitForRun(run.Name)
 		expectCephFSOnDataNetwork(rookReplicatedCluster, dataSwitchBytes()-switchBefore)
 		rookTeraGenChecksum = cleanTeraSort(run)
+		Expect(run.Status.Setup.Storage.Pool).To(Equal(&v1alpha1.PoolSetup{Name: rookReplicatedFS + "-" + rook.DataPoolReplicated, Kind: v1alpha1.PoolKindReplicated, Size: 2}),
+			"the pool the run measured, in status.setup")
 		hc := &v1alpha1.HadoopCluster{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
 		expectRacks(hc)
@@ -43,8 +45,11 @@ func rookTeraSortSpecs() {
 		run := newTeraSortOn(keptRookTeraSort, rookECCluster)
 		run.Spec.Cleanup = ptr.To(false)
 		Expect(k8sClient.Create(ctx, run)).To(Succeed())
-		Expect(cleanTeraSort(waitForRun(keptRookTeraSort))).To(Equal(rookTeraGenChecksum),
+		ecRun := waitForRun(keptRookTeraSort)
+		Expect(cleanTeraSort(ecRun)).To(Equal(rookTeraGenChecksum),
 			"TeraGen wrote the same rows on both backends")
+		Expect(ecRun.Status.Setup.Storage.Pool).To(Equal(&v1alpha1.PoolSetup{Name: rookECPool, Kind: v1alpha1.PoolKindErasureCoded, DataChunks: 2, CodingChunks: 1}),
+			"the pool the run measured, in status.setup")
 		By("three file systems side by side, one kept without a backend: each served by its own MDS daemons, none restarted during the sort, no MDS warning")
 		Expect(mdsRestarts()).To(Equal(mdsBefore), "restarts of Rook's MDS containers, by pod")
 		expectOwnMDSDaemons()
