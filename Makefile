@@ -150,6 +150,16 @@ test-envtest: envtest-assets ## Operator envtest suites only.
 test-connector: ## CephFS connector: Hadoop's contract suites, TeraSort and YARN on a local Ceph.
 	hack/test-connector.sh
 
+# A regular expression of the image test's checks to run alone (Ginkgo's --focus).
+IMAGE_TEST_FOCUS ?=
+
+# As root: the test mounts the image's volumes and chroots into it. HCO_KEEP_CEPH=1 leaves a
+# Ceph it started running, HCO_KEEP_TEST_WORK=1 its work directory (docs/images.md).
+.PHONY: test-image
+test-image: ## The Hadoop image as the operator runs it, on the local Ceph (test/images; builds the image and starts the Ceph when missing; IMAGE_TEST_FOCUS=...).
+	go test -tags imagetest -count=1 -timeout 30m -v -run '^TestHadoopImage$$' ./test/images \
+		-args -ginkgo.v -ginkgo.no-color $(if $(IMAGE_TEST_FOCUS),-ginkgo.focus='$(IMAGE_TEST_FOCUS)')
+
 ##@ Local Ceph
 
 .PHONY: ceph-up
