@@ -85,6 +85,11 @@ func runOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testRoot := fmt.Sprintf("hco-image-tests/run-%d", os.Getpid())
+	conf, err := renderConf(filepath.Join(root, goldenConf), testProperties(env.client, testRoot))
+	if err != nil {
+		t.Fatal(err)
+	}
 	script(t, root, "", "source hack/images/lib.sh && ensure_debs umoci")
 	script(t, root, "", "hack/images/build.sh hadoop")
 	startCeph(t, root)
@@ -99,8 +104,7 @@ func runOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeCephClient(t, work, env)
-	testRoot := fmt.Sprintf("hco-image-tests/run-%d", os.Getpid())
-	writeConf(t, work, filepath.Join(root, goldenConf), testProperties(env.client, testRoot))
+	writeConf(t, work, conf)
 
 	start := time.Now()
 	runInside(t, work, testRoot, env.imagesOut)
@@ -207,13 +211,8 @@ func writeCephClient(t *testing.T, work string, env hackEnv) {
 	}
 }
 
-// writeConf writes the operator's rendered configuration files, with props set, into
-// WORK/conf.
-func writeConf(t *testing.T, work, golden string, props []property) {
-	files, err := renderConf(golden, props)
-	if err != nil {
-		t.Fatal(err)
-	}
+// writeConf writes the rendered configuration files into WORK/conf.
+func writeConf(t *testing.T, work string, files map[string][]byte) {
 	dir := filepath.Join(work, "conf")
 	mkdir(t, dir)
 	for name, content := range files {

@@ -214,6 +214,9 @@ func (res result) String() string {
 	if res.err != nil {
 		status = res.err.Error()
 	}
+	if end == "" {
+		return fmt.Sprintf("`%s`: %s", res.command, status)
+	}
 	return fmt.Sprintf("`%s`: %s; the end of its output:\n%s", res.command, status, end)
 }
 
