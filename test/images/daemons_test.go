@@ -11,13 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/localcluster"
 )
 
 // daemon is a process the specs started in the background in the image: a Hadoop
@@ -171,23 +172,15 @@ func stopDaemons() {
 // whose command line holds one of patterns: another Hadoop on this machine, such as the
 // connector's tests, has NodeManagers and tasks of its own.
 func processes(patterns ...string) []int {
-	entries, _ := os.ReadDir("/proc")
+	procs, _ := localcluster.ReadProcs()
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	for _, p := range procs {
+		line := strings.Join(p.Argv, " ")
+		if !slices.ContainsFunc(patterns, func(pat string) bool { return strings.Contains(line, pat) }) {
 			continue
 		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		line := strings.ReplaceAll(string(cmdline), "\x00", " ")
-		if !slices.ContainsFunc(patterns, func(p string) bool { return strings.Contains(line, p) }) {
-			continue
-		}
-		if root, err := os.Readlink(filepath.Join("/proc", e.Name(), "root")); err == nil && root == img.root {
-			pids = append(pids, pid)
+		if root, err := os.Readlink(fmt.Sprintf("/proc/%d/root", p.PID)); err == nil && root == img.root {
+			pids = append(pids, p.PID)
 		}
 	}
 	return pids
