@@ -55,6 +55,13 @@ var _ = Describe("HadoopCluster children", Label("envtest"), func() {
 			Expect(value).NotTo(ContainSubstring(testKey), "the key must never land in the ConfigMap")
 		}
 		Expect(owner.Status.ConfigHash).To(Equal(want.ConfigHash))
+		Expect(objs.ClientConfigMap.Data).To(Equal(want.ClientConfigMap.Data))
+		Expect(objs.ClientPodTemplate.Template.Annotations).To(Equal(want.ClientPodTemplate.Template.Annotations))
+		Expect(objs.ClientPodTemplate.Template.Labels).To(Equal(want.ClientPodTemplate.Template.Labels))
+		Expect(objs.ClientPodTemplate.Template.Spec.Containers[0].Command).To(Equal([]string{"sleep"}))
+		Expect(owner.Status.Client).To(Equal(v1alpha1.ClientStatus{
+			ConfigMap: objs.ClientConfigMap.Name, Secret: st.ClientConfigSecret, PodTemplate: objs.ClientPodTemplate.Name,
+		}))
 		Expect(objs.Topology.Data).To(Equal(hadoop.TopologyConfigMap(owner, nil, nil, hadoop.RackTable(nil, nil, nil)).Data), "no NodeManager has answered")
 		built := []*appsv1.StatefulSet{want.ResourceManager, want.NodeManagers, want.JobHistory}
 		for i, sts := range objs.StatefulSets() {

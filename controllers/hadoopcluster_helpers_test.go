@@ -93,6 +93,8 @@ func updateCluster(hc *v1alpha1.HadoopCluster, change func(*v1alpha1.HadoopClust
 type clusterObjects struct {
 	ServiceAccount          *corev1.ServiceAccount
 	ConfigMap               *corev1.ConfigMap
+	ClientConfigMap         *corev1.ConfigMap
+	ClientPodTemplate       *corev1.PodTemplate
 	Topology                *corev1.ConfigMap
 	ResourceManager         *appsv1.StatefulSet
 	ResourceManagerService  *corev1.Service
@@ -111,6 +113,8 @@ func childrenOf(hc *v1alpha1.HadoopCluster) *clusterObjects {
 	return &clusterObjects{
 		ServiceAccount:          &corev1.ServiceAccount{ObjectMeta: in(hadoop.ServiceAccountName(hc))},
 		ConfigMap:               &corev1.ConfigMap{ObjectMeta: in(hadoop.ConfigMapName(hc))},
+		ClientConfigMap:         &corev1.ConfigMap{ObjectMeta: in(hadoop.ClientConfigMapName(hc))},
+		ClientPodTemplate:       &corev1.PodTemplate{ObjectMeta: in(hadoop.ClientPodTemplateName(hc))},
 		Topology:                &corev1.ConfigMap{ObjectMeta: in(hadoop.TopologyConfigMapName(hc))},
 		ResourceManager:         &appsv1.StatefulSet{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
 		ResourceManagerService:  &corev1.Service{ObjectMeta: in(hadoop.ResourceManagerName(hc))},
@@ -127,7 +131,7 @@ func childrenOf(hc *v1alpha1.HadoopCluster) *clusterObjects {
 // All lists the children, JobHistory's last.
 func (o *clusterObjects) All() []client.Object {
 	return []client.Object{
-		o.ServiceAccount, o.ConfigMap, o.Topology, o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
+		o.ServiceAccount, o.ConfigMap, o.ClientConfigMap, o.ClientPodTemplate, o.Topology, o.ResourceManagerService, o.ResourceManagerHeadless, o.ResourceManager,
 		o.NodeManagerService, o.NodeManagers, o.NodeManagerPDB, o.JobHistoryService, o.JobHistoryHeadless, o.JobHistory,
 	}
 }

@@ -789,6 +789,33 @@ type HadoopClusterStatus struct {
 	// Network is what the operator found out about the networks the pods join.
 	// +optional
 	Network NetworkStatus `json:"network,omitzero"`
+
+	// Client names what a Hadoop or Spark client in another pod of this namespace
+	// needs to use the cluster (docs/using.md).
+	// +optional
+	Client ClientStatus `json:"client,omitzero"`
+}
+
+// ClientStatus names the objects that let pods other than the cluster's own submit
+// work to YARN and read and write the cluster's storage. All of them are in the
+// cluster's namespace.
+type ClientStatus struct {
+	// ConfigMap is the discovery ConfigMap: core-site.xml, yarn-site.xml,
+	// mapred-site.xml (and hdfs-site.xml on an HDFS backend) and log4j.properties, a
+	// whole HADOOP_CONF_DIR for a client, mounted as a directory.
+	// +optional
+	ConfigMap string `json:"configMap,omitempty"`
+
+	// Secret holds ceph.conf and the keyring of the cluster's CephFS client, which
+	// core-site.xml expects at /etc/ceph. Empty on an HDFS backend.
+	// +optional
+	Secret string `json:"secret,omitempty"`
+
+	// PodTemplate names a PodTemplate of a client pod in the cluster's image, with the
+	// configuration, the keyring, the networks and the labels a client needs; its
+	// container only sleeps. kubectl hadoopceph shell and run start their pods from it.
+	// +optional
+	PodTemplate string `json:"podTemplate,omitempty"`
 }
 
 // NetworkStatus is what the operator found out about the networks the pods join.

@@ -37,7 +37,7 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 	hc := p.hc
 	if storage == nil {
 		p.Lacks(v1alpha1.ConditionConfigReady, lifecycle.Dependency(v1alpha1.ConditionStorageReady))
-		return r.reportConfigHash(ctx, p)
+		return r.reportUnchangedConfig(ctx, p)
 	}
 	if err := r.planNodeManagers(ctx, p); err != nil {
 		return p.Failed(v1alpha1.ConditionNodeManagersReady, err)
@@ -50,11 +50,12 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 	if err != nil {
 		// Only a spec change can fix this, and that brings a new pass: no requeue.
 		p.False(v1alpha1.ConditionConfigReady, v1alpha1.ReasonInvalidSpec, err.Error()+"; the cluster's objects stay as they are until this is fixed")
-		return r.reportConfigHash(ctx, p)
+		return r.reportUnchangedConfig(ctx, p)
 	}
 	p.built = objs
 
 	var conflicts []string
+	clientObjects := 0
 	for _, obj := range objs.List() {
 		outcome, err := r.applyChild(ctx, p, obj)
 		if err != nil {
@@ -67,6 +68,12 @@ func (r *Reconciler) reconcileChildren(ctx context.Context, p *clusterPass, stor
 			// The cache may not have seen this pass's write yet.
 			hc.Status.ConfigHash = objs.ConfigHash
 		}
+		if outcome != childConflict && (obj == client.Object(objs.ClientConfigMap) || obj == client.Object(objs.ClientPodTemplate)) {
+			clientObjects++
+		}
+	}
+	if clientObjects == 2 {
+		hc.Status.Client = clientStatus(objs, storage)
 	}
 	if err := r.refreshSchedulerFiles(ctx, p, objs.ConfigMap); err != nil {
 		return p.Failed(v1alpha1.ConditionResourceManagerReady, err)
@@ -361,6 +368,23 @@ func (r *Reconciler) reportConfigHash(ctx context.Context, p *clusterPass) error
 		p.hc.Status.ConfigHash = cm.Annotations[hadoop.ConfigHashAnnotation]
 	}
 	return nil
+}
+
+// reportUnchangedConfig reports the configuration a pass that applies nothing leaves
+// in place: the ConfigMap's hash, and the client objects as the last pass named them.
+func (r *Reconciler) reportUnchangedConfig(ctx context.Context, p *clusterPass) error {
+	p.hc.Status.Client = p.base.Status.Client
+	return r.reportConfigHash(ctx, p)
+}
+
+// clientStatus names what a client of the cluster uses; the client config Secret is
+// the StorageBackend's, shared with the cluster's own pods.
+func clientStatus(objs *hadoop.Objects, storage *hadoop.Storage) v1alpha1.ClientStatus {
+	st := v1alpha1.ClientStatus{ConfigMap: objs.ClientConfigMap.Name, PodTemplate: objs.ClientPodTemplate.Name}
+	if storage.HDFS == nil {
+		st.Secret = storage.ClientConfigSecret
+	}
+	return st
 }
 
 // conditionOf is the condition that reports a failure to apply obj: its component's,

@@ -96,6 +96,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&appsv1.StatefulSet{}).
 		Owns(&corev1.Service{}, builder.OnlyMetadata).
 		Owns(&corev1.ConfigMap{}, builder.OnlyMetadata).
+		Owns(&corev1.PodTemplate{}, builder.OnlyMetadata).
 		Owns(&corev1.ServiceAccount{}, builder.OnlyMetadata).
 		Owns(&rbacv1.Role{}, builder.OnlyMetadata).
 		Owns(&rbacv1.RoleBinding{}, builder.OnlyMetadata).

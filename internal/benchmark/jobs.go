@@ -81,7 +81,7 @@ func Job(in Input, s Step, activeDeadline time.Duration) (*batchv1.Job, error) {
 	}
 
 	labels := jobLabels(run, s)
-	pod := hadoop.ClientPodTemplate(in.Cluster, in.ConfigHash, container)
+	pod := hadoop.ClientPodTemplateSpec(in.Cluster, in.ConfigHash, container)
 	maps.Copy(pod.Labels, labels)
 	pod.Spec.RestartPolicy = corev1.RestartPolicyNever
 	// A runner that dies before writing its report still leaves the end of its log.

@@ -20,6 +20,10 @@ type Objects struct {
 	TopologyReader        *rbacv1.Role
 	TopologyReaderBinding *rbacv1.RoleBinding
 	ConfigMap             *corev1.ConfigMap
+	// ClientConfigMap and ClientPodTemplate are what clients in other pods use
+	// (clientconfig.go, clientpod.go).
+	ClientConfigMap   *corev1.ConfigMap
+	ClientPodTemplate *corev1.PodTemplate
 	// NetworkPolicies are empty when spec.access.networkPolicies is false; the caller
 	// deletes the operator's (NetworkPolicyName) if they exist.
 	NetworkPolicies        []*networkingv1.NetworkPolicy
@@ -60,6 +64,8 @@ func Build(in Input) (*Objects, error) {
 		TopologyReader:          TopologyReaderRole(hc),
 		TopologyReaderBinding:   TopologyReaderRoleBinding(hc),
 		ConfigMap:               cm,
+		ClientConfigMap:         ClientConfigMap(in, nm),
+		ClientPodTemplate:       ClientPodTemplate(in, hash),
 		NetworkPolicies:         NetworkPolicies(in),
 		ResourceManager:         ResourceManagerStatefulSet(in, hash),
 		ResourceManagerService:  ResourceManagerService(hc),
@@ -81,7 +87,7 @@ func Build(in Input) (*Objects, error) {
 // before the pods that mount it, the NetworkPolicies before the pods they protect,
 // Services before the StatefulSets that name them.
 func (o *Objects) List() []client.Object {
-	out := []client.Object{o.ServiceAccount, o.TopologyReader, o.TopologyReaderBinding, o.ConfigMap}
+	out := []client.Object{o.ServiceAccount, o.TopologyReader, o.TopologyReaderBinding, o.ConfigMap, o.ClientConfigMap, o.ClientPodTemplate}
 	for _, np := range o.NetworkPolicies {
 		out = append(out, np)
 	}

@@ -91,8 +91,12 @@ func TestConfigChangeRollsEveryPod(t *testing.T) {
 			t.Errorf("a pod template or the ConfigMap carries hash %q, want %q", hash, after.ConfigHash)
 		}
 	}
+	// The clients' copies follow, so that a client submits jobs with the settings the
+	// daemons run with.
 	want := map[string]bool{
 		"ConfigMap/analytics-config":            true,
+		"ConfigMap/analytics-client":            true,
+		"PodTemplate/analytics-client":          true,
 		"StatefulSet/analytics-resourcemanager": true,
 		"StatefulSet/analytics-nodemanager":     true,
 		"StatefulSet/analytics-jobhistory":      true,
@@ -112,6 +116,7 @@ func TestClientConfigChangeRollsPodsOnly(t *testing.T) {
 		t.Error("new monitors or a new key changed the Hadoop configuration, which does not contain them")
 	}
 	want := map[string]bool{
+		"PodTemplate/analytics-client":          true,
 		"StatefulSet/analytics-resourcemanager": true,
 		"StatefulSet/analytics-nodemanager":     true,
 		"StatefulSet/analytics-jobhistory":      true,
@@ -150,6 +155,7 @@ func TestListOrder(t *testing.T) {
 	}
 	want := []string{
 		"ServiceAccount/analytics-hadoop", "Role/analytics-topology-reader", "RoleBinding/analytics-topology-reader", "ConfigMap/analytics-config",
+		"ConfigMap/analytics-client", "PodTemplate/analytics-client",
 		"NetworkPolicy/analytics-resourcemanager", "NetworkPolicy/analytics-nodemanager", "NetworkPolicy/analytics-jobhistory",
 		"Service/analytics-resourcemanager", "Service/analytics-resourcemanager-headless", "StatefulSet/analytics-resourcemanager",
 		"Service/analytics-nodemanager", "StatefulSet/analytics-nodemanager", "PodDisruptionBudget/analytics-nodemanager",

@@ -96,7 +96,7 @@ func TestNodeManagerCephOptions(t *testing.T) {
 		{"scheduler refresher", rm.Containers[1], FileCoreSite},
 		{"root hand-over", rm.InitContainers[0], FileCoreSite},
 		{"JobHistory server", objs.JobHistory.Spec.Template.Spec.Containers[0], FileCoreSite},
-		{"benchmark stage", ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "runner"}).Spec.Containers[0], FileCoreSite},
+		{"benchmark stage", ClientPodTemplateSpec(in, objs.ConfigHash, ClientContainer{Command: "runner"}).Spec.Containers[0], FileCoreSite},
 	} {
 		if got := coreSiteSource(c.container); got != c.want {
 			t.Errorf("%s mounts %q as core-site.xml, want %q", c.name, got, c.want)

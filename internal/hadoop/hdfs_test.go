@@ -68,7 +68,7 @@ func TestNoCephClientOnHDFS(t *testing.T) {
 	in := hdfsCase(t)
 	objs := build(t, in)
 	templates := map[string]corev1.PodTemplateSpec{
-		"client": ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "/bin/true"}),
+		"client": ClientPodTemplateSpec(in, objs.ConfigHash, ClientContainer{Command: "/bin/true"}),
 	}
 	for _, sts := range []*appsv1.StatefulSet{objs.ResourceManager, objs.NodeManagers, objs.JobHistory} {
 		if sts != nil {

@@ -224,7 +224,7 @@ func TestPodsRequestTheirAttachmentsDevices(t *testing.T) {
 			in := devicesInput(t, tc.net, tc.resources...)
 			in.Storage.EvictionSecret, in.Storage.EvictionClientID = "evictor", "hadoop-evictor"
 			objs := build(t, in)
-			stage := ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "runner"})
+			stage := ClientPodTemplateSpec(in, objs.ConfigHash, ClientContainer{Command: "runner"})
 			evict := EvictSessionsJob(in, "analytics-nodemanager-0", "uid", nil)
 			for _, pod := range []struct {
 				name      string

@@ -137,7 +137,7 @@ func TestEveryHadoopContainerMountsTheTopology(t *testing.T) {
 				t.Errorf("core-site.xml names %q as %s", got, KeyLocalityHostsFile)
 			}
 			templates := map[string]corev1.PodTemplateSpec{
-				"client": ClientPodTemplate(in, objs.ConfigHash, ClientContainer{Command: "/bin/true"}),
+				"client": ClientPodTemplateSpec(in, objs.ConfigHash, ClientContainer{Command: "/bin/true"}),
 			}
 			for _, sts := range []*appsv1.StatefulSet{objs.ResourceManager, objs.NodeManagers, objs.JobHistory} {
 				if sts != nil {

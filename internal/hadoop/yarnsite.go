@@ -46,6 +46,11 @@ const minFreeLocalDiskMiB = 1024
 // small NodeManager.
 const allocationIncrementMiB = 512
 
+// aggregatedLogRetentionSeconds keeps a week of containers' logs on the cluster's
+// storage: long enough to look into last week's failed job, short enough that a
+// cluster running many small jobs does not fill its root with them.
+const aggregatedLogRetentionSeconds = 7 * 24 * 3600
+
 // YarnSite is the content of yarn-site.xml for a cluster whose NodeManagers offer nm,
 // then the user's overrides.
 func YarnSite(in Input, nm NodeResources) map[string]string {
@@ -107,6 +112,9 @@ func YarnSite(in Input, nm NodeResources) map[string]string {
 		// Container logs outlive the NodeManager pod on CephFS.
 		"yarn.log-aggregation-enable":         "true",
 		"yarn.nodemanager.remote-app-log-dir": SystemDir(hc) + "/app-logs",
+		// Hadoop keeps them forever; the JobHistory server deletes those older than
+		// this, checking every tenth of it (a cluster without one keeps them).
+		"yarn.log-aggregation.retain-seconds": strconv.Itoa(aggregatedLogRetentionSeconds),
 
 		// The NodeManagers a scale-down removes are listed here, with their timeouts,
 		// while YARN decommissions them (decommission.go).

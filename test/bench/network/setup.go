@@ -59,7 +59,7 @@ func newBackend() *v1alpha1.StorageBackend {
 //
 // The placement's spread constraint has no label selector, so it spreads the pods of
 // each role by themselves: the NodeManagers one to a node, and the ingest clients,
-// which are the role "client" (internal/hadoop ClientPodTemplate), as evenly as the
+// which are the role "client" (internal/hadoop ClientPodTemplateSpec), as evenly as the
 // nodes go. The scheduler counts only pods that are not done, so the finished clients
 // of earlier runs do not count.
 func newCluster() *v1alpha1.HadoopCluster {

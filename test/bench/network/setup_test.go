@@ -43,7 +43,7 @@ func TestClusterRecordsRookPublicNetwork(t *testing.T) {
 // The ingest clients' pods are spread over the nodes by themselves.
 func TestClientsSpreadOverNodes(t *testing.T) {
 	hc := newCluster()
-	pod := hadoop.ClientPodTemplate(hadoop.Input{Cluster: hc, Storage: *rookStorage()}, "hash", hadoop.ClientContainer{Command: "true"})
+	pod := hadoop.ClientPodTemplateSpec(hadoop.Input{Cluster: hc, Storage: *rookStorage()}, "hash", hadoop.ClientContainer{Command: "true"})
 	got := pod.Spec.TopologySpreadConstraints
 	if len(got) != 1 || got[0].MaxSkew != 1 || got[0].TopologyKey != corev1.LabelHostname || got[0].WhenUnsatisfiable != corev1.DoNotSchedule {
 		t.Fatalf("client pods' spread constraints: %+v", got)

@@ -1,6 +1,10 @@
 package hadoop
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // Client labels the pods of Hadoop clients that are not daemons, such as the stages of
 // a BenchmarkRun: they submit MapReduce jobs to the cluster and copy data into CephFS.
@@ -17,7 +21,7 @@ type ClientContainer struct {
 	Env []corev1.EnvVar
 }
 
-// ClientPodTemplate is the pod of a Hadoop client: the cluster's image, configuration
+// ClientPodTemplateSpec is the pod of a Hadoop client: the cluster's image, configuration
 // files and CephFS client config mounted as in the daemons' pods, with the same
 // security settings and placement. It joins the NodeManagers' networks (attachments,
 // host network, IPC_LOCK), because clients move data to and from CephFS as the
@@ -30,7 +34,7 @@ type ClientContainer struct {
 // client runs a command and exits. configHash is the cluster's ConfigHash, recorded in
 // the pod's annotations like the daemons', so a pod shows which configuration it ran
 // with.
-func ClientPodTemplate(in Input, configHash string, c ClientContainer) corev1.PodTemplateSpec {
+func ClientPodTemplateSpec(in Input, configHash string, c ClientContainer) corev1.PodTemplateSpec {
 	net := in.Cluster.Spec.Network
 	r := role{
 		component:   Client,
@@ -53,4 +57,44 @@ func ClientPodTemplate(in Input, configHash string, c ClientContainer) corev1.Po
 	container.Args = c.Args
 	container.StartupProbe, container.ReadinessProbe, container.LivenessProbe = nil, nil, nil
 	return t
+}
+
+// A client pod's JVMs: a job's client, which submits and follows it (TeraSort's samples
+// its input), or a Spark driver in client mode with its default 1g heap. The memory
+// limit is the request: a client that outgrows it is stopped, rather than a daemon of
+// the cluster on the same node.
+var clientPodResources = corev1.ResourceRequirements{
+	Requests: corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse("250m"),
+		corev1.ResourceMemory: resource.MustParse("2Gi"),
+	},
+	Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("2Gi")},
+}
+
+// clientPodHeap is HADOOP_HEAPSIZE_MAX of the Hadoop commands a client pod runs.
+const clientPodHeap = "1g"
+
+// ClientPodTemplate is the PodTemplate of a client pod: ClientPodTemplateSpec, whose
+// container idles so that commands run in it with kubectl exec, with
+// RestartPolicy Never, since a client pod is made for a session and not kept.
+func ClientPodTemplate(in Input, configHash string) *corev1.PodTemplate {
+	hc := in.Cluster
+	t := ClientPodTemplateSpec(in, configHash, ClientContainer{
+		Command:   "sleep",
+		Args:      []string{"infinity"},
+		Resources: *clientPodResources.DeepCopy(),
+		Heap:      clientPodHeap,
+	})
+	t.Spec.RestartPolicy = corev1.RestartPolicyNever
+	// The default container of kubectl exec and logs, though there is only one.
+	t.Annotations[DefaultContainerAnnotation] = string(Client)
+	return &corev1.PodTemplate{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "PodTemplate"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      ClientPodTemplateName(hc),
+			Namespace: hc.Namespace,
+			Labels:    Labels(hc, Client),
+		},
+		Template: t,
+	}
 }
