@@ -801,8 +801,8 @@ type HadoopClusterStatus struct {
 // cluster's namespace.
 type ClientStatus struct {
 	// ConfigMap is the discovery ConfigMap: core-site.xml, yarn-site.xml,
-	// mapred-site.xml (and hdfs-site.xml on an HDFS backend) and log4j.properties, a
-	// whole HADOOP_CONF_DIR for a client, mounted as a directory.
+	// mapred-site.xml, hadoop-env.sh (and hdfs-site.xml on an HDFS backend) and
+	// log4j.properties, a whole HADOOP_CONF_DIR for a client, mounted as a directory.
 	// +optional
 	ConfigMap string `json:"configMap,omitempty"`
 

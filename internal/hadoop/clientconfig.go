@@ -48,8 +48,9 @@ func ClientLabels(hc *v1alpha1.HadoopCluster) map[string]string {
 
 // ClientConfigMap is the discovery ConfigMap: the files of the daemons' configuration
 // that a client reads (core-site.xml as the ResourceManager has it, yarn-site.xml,
-// mapred-site.xml, whose task settings a MapReduce job takes from its client, and
-// hdfs-site.xml on HDFS) and a log4j.properties, so that it can be mounted as a
+// mapred-site.xml, whose task settings a MapReduce job takes from its client,
+// hadoop-env.sh with the JVM options Hadoop needs on the image's JDK, and hdfs-site.xml
+// on HDFS) and a log4j.properties, so that it can be mounted as a
 // directory and named by HADOOP_CONF_DIR. The paths in core-site.xml are the image
 // contract's: the client config Secret at CephConfDir, the topology ConfigMap at
 // TopologyDir (without it a client still works, but its jobs' splits name Ceph's hosts
@@ -60,6 +61,7 @@ func ClientConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 		FileCoreSite:   ConfigurationXML(CoreSite(in)),
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
+		FileHadoopEnv:  HadoopEnv(in),
 		FileLog4j:      clientLog4j,
 	}
 	if !in.Storage.cephFS() {

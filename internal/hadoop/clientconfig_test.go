@@ -15,7 +15,7 @@ func TestClientConfigMapFiles(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			objs := build(t, in)
 			cm := objs.ClientConfigMap
-			want := []string{FileCoreSite, FileLog4j, FileMapredSite, FileYarnSite}
+			want := []string{FileCoreSite, FileHadoopEnv, FileLog4j, FileMapredSite, FileYarnSite}
 			if name == "hdfs" {
 				want = append(want, FileHDFSSite)
 				slices.Sort(want)

@@ -59,20 +59,21 @@ func ClientPodTemplateSpec(in Input, configHash string, c ClientContainer) corev
 	return t
 }
 
-// A client pod's JVMs: a job's client, which submits and follows it (TeraSort's samples
-// its input), or a Spark driver in client mode with its default 1g heap. The memory
-// limit is the request: a client that outgrows it is stopped, rather than a daemon of
-// the cluster on the same node.
+// A client pod's JVMs submit and follow jobs (TeraSort's client also samples its
+// input) and copy files: the benchmark stages' size. A Spark driver in client mode
+// needs more, in a pod of the user's own (docs/using.md). The memory limit is the
+// request: a client that outgrows it is stopped, rather than a daemon of the cluster
+// on the same node.
 var clientPodResources = corev1.ResourceRequirements{
 	Requests: corev1.ResourceList{
 		corev1.ResourceCPU:    resource.MustParse("250m"),
-		corev1.ResourceMemory: resource.MustParse("2Gi"),
+		corev1.ResourceMemory: resource.MustParse("1Gi"),
 	},
-	Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("2Gi")},
+	Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")},
 }
 
 // clientPodHeap is HADOOP_HEAPSIZE_MAX of the Hadoop commands a client pod runs.
-const clientPodHeap = "1g"
+const clientPodHeap = "512m"
 
 // ClientPodTemplate is the PodTemplate of a client pod: ClientPodTemplateSpec, whose
 // container idles so that commands run in it with kubectl exec, with
