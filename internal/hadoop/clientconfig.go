@@ -12,7 +12,7 @@ import (
 // client pod in the cluster's image. A client is declared by the labels of
 // ClientLabels: the NetworkPolicies admit such pods on every port, as they admit the
 // cluster's own (Spark's executors, in the NodeManagers, answer their driver on ports
-// of their choosing), and the operator evicts the CephFS sessions of one that dies.
+// of their choosing).
 
 // FileLog4j is the clients' log4j.properties in the discovery ConfigMap: Hadoop's
 // commands log to standard error, as the image's own file has them do.

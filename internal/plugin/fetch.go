@@ -72,3 +72,19 @@ func getRuns(ctx context.Context, c client.Client, namespace string, args []stri
 	}
 	return runs, nil
 }
+
+// getCluster reads the HadoopCluster a CLUSTER argument names.
+func getCluster(ctx context.Context, c client.Client, namespace, arg string) (*v1alpha1.HadoopCluster, error) {
+	key, err := splitName(arg, namespace)
+	if err != nil {
+		return nil, err
+	}
+	var hc v1alpha1.HadoopCluster
+	if err := c.Get(ctx, key, &hc); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("HadoopCluster %s not found", key)
+		}
+		return nil, fmt.Errorf("reading HadoopCluster %s: %w", key, err)
+	}
+	return &hc, nil
+}

@@ -1,5 +1,6 @@
 // Package plugin is `kubectl hadoopceph`: BenchmarkRuns listed, compared and drawn,
-// a HadoopCluster's YARN seen through the API server, and a benchmark stage's output.
+// a HadoopCluster's YARN seen through the API server, a benchmark stage's output, and
+// a HadoopCluster used from a client pod of its own or through its web UIs.
 // It follows kubectl's plugin conventions: kubectl's connection flags (--kubeconfig,
 // --context, -n and the rest), -o table|yaml|json where a command prints data, and
 // errors on standard error with a non-zero exit.
@@ -33,16 +34,20 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &Options{Flags: genericclioptions.NewConfigFlags(true), Streams: streams}
 	cmd := &cobra.Command{
 		Use:   "kubectl hadoopceph",
-		Short: "BenchmarkRuns, comparisons and reports, and YARN's view of a HadoopCluster",
-		Long: `kubectl hadoopceph reads the Hadoop-on-Ceph Operator's resources.
+		Short: "BenchmarkRuns, comparisons and reports, YARN's view of a HadoopCluster, and client pods in it",
+		Long: `kubectl hadoopceph reads the Hadoop-on-Ceph Operator's resources and works in its clusters.
 
   runs                    BenchmarkRuns with their stages, durations, throughput and ratio
   compare RUN [RUN...]    stage times and throughputs side by side, ratios to the first run
   report RUN [RUN...]     the comparison as Markdown, HTML and bar charts (SVG and PNG)
   status CLUSTER          YARN's nodes, queues and applications, through the API server
   logs RUN [STAGE]        a benchmark stage's output
+  shell CLUSTER           bash in a new client pod of the cluster, deleted when bash exits
+  run CLUSTER -- COMMAND  COMMAND in a new client pod; its output and exit code are the plugin's
+  ui CLUSTER              the ResourceManager's and JobHistory server's web UIs on local ports
 
-A RUN is a BenchmarkRun's name in the namespace of -n, or NAMESPACE/NAME.`,
+A RUN or CLUSTER is a BenchmarkRun's or HadoopCluster's name in the namespace of -n,
+or NAMESPACE/NAME.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -56,6 +61,9 @@ A RUN is a BenchmarkRun's name in the namespace of -n, or NAMESPACE/NAME.`,
 		newReportCommand(o),
 		newStatusCommand(o),
 		newLogsCommand(o),
+		newShellCommand(o),
+		newRunCommand(o),
+		newUICommand(o),
 	)
 	return cmd
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/kubernetes"
 
@@ -66,18 +65,11 @@ addresses there.`,
 		if err != nil {
 			return err
 		}
-		key, err := splitName(args[0], ns)
+		hc, err := getCluster(cmd.Context(), c, ns, args[0])
 		if err != nil {
 			return err
 		}
-		var hc v1alpha1.HadoopCluster
-		if err := c.Get(cmd.Context(), key, &hc); err != nil {
-			if apierrors.IsNotFound(err) {
-				return fmt.Errorf("HadoopCluster %s not found", key)
-			}
-			return fmt.Errorf("reading HadoopCluster %s: %w", key, err)
-		}
-		st, err := ReadClusterStatus(cmd.Context(), &hc, serviceProxy(cs, &hc, user), all)
+		st, err := ReadClusterStatus(cmd.Context(), hc, serviceProxy(cs, hc, user), all)
 		if err != nil {
 			return err
 		}
