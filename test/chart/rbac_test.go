@@ -18,7 +18,7 @@ var (
 	clusterScoped = sets.New("/namespaces", "/nodes",
 		"authentication.k8s.io/tokenreviews", "authorization.k8s.io/subjectaccessreviews")
 	namespaced = sets.New(
-		"/configmaps", "/pods", "/secrets", "/serviceaccounts", "/services",
+		"/configmaps", "/pods", "/podtemplates", "/secrets", "/serviceaccounts", "/services",
 		"apps/statefulsets", "batch/jobs", "events.k8s.io/events", "policy/poddisruptionbudgets",
 		"ceph.rook.io/cephclients", "ceph.rook.io/cephclusters", "ceph.rook.io/cephfilesystems",
 		"ceph.rook.io/cephfilesystemsubvolumegroups",

@@ -8,11 +8,13 @@ import (
 
 // One ordered story, as a user would live it: install, refuse bad input, run Hadoop on
 // an external Ceph, check who may submit to it, upgrade the operator under it, change
-// its queues, benchmark it, compare it with an HDFS that runs beside it, break a node,
-// delete the cluster; then install Rook, let it make CephFS for Hadoop, replicated and
-// erasure-coded, start a cluster on each (the replicated one's on the pod network,
-// where undeclared pods are kept away), sort on both, break an OSD, then a whole
-// node, shrink and roll the replicated one's NodeManagers, delete what Rook made.
+// its queues, benchmark it, run a user's commands and analytics on it and open its web
+// UIs, compare it with an HDFS that runs beside it, break a node, delete the cluster;
+// then install Rook, let it make CephFS for Hadoop, replicated and erasure-coded, start
+// a cluster on each (the replicated one's on the pod network, where undeclared pods
+// are kept away), sort on both, count words from a user's own pod on the replicated
+// one, break an OSD, then a whole node, shrink and roll the replicated one's
+// NodeManagers, delete what Rook made.
 // Last, NodeManagers scheduled on a device plugin's extended resources, on the
 // external Ceph again: that spec makes its own StorageBackend, is labelled devices
 // too, and comes last so that its failure skips nothing else.

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,24 @@ func hdfsBaselineSpecs() {
 		By("finding the run's directory in HDFS, not on CephFS")
 		listing := mustRun(kubectl("-n", namespace, "exec", testHDFS+"-namenode-0", "-c", "namenode", "--", "hdfs", "dfs", "-ls", "-R", "/"))
 		Expect(listing).To(ContainSubstring("/hadoop-system/"+namespace+"/"+hdfsCluster), "the cluster's system directory is in HDFS")
+	})
+
+	It("copies a directory from the HDFS into the CephFS of the cluster on the external Ceph with DistCp, and back, as docs/using.md does", func() {
+		nameNode := fmt.Sprintf("hdfs://%s-namenode.%s.svc:8020", testHDFS, namespace)
+		By("loading text into the HDFS from a client of the cluster on it")
+		mustRun(kubectl("hadoopceph", "-n", namespace, "run", hdfsCluster, "--", "bash", "-ec", fmt.Sprintf(
+			`hadoop fs -mkdir -p /datasets/words; printf '%s' | hadoop fs -put -f - /datasets/words/part-0`, strings.ReplaceAll(userText, "\n", `\n`))))
+
+		By("copying it onto CephFS with a DistCp job of the cluster on CephFS, then back into the HDFS beside the original")
+		out := mustRun(kubectl("hadoopceph", "-n", namespace, "run", clusterName, "--", "bash", "-ec", fmt.Sprintf(`
+hadoop fs -rm -r -f -skipTrash /user-data/from-hdfs
+hadoop distcp %[1]s/datasets/words /user-data/from-hdfs
+hadoop fs -cat /user-data/from-hdfs/part-0
+hadoop distcp -overwrite /user-data/from-hdfs %[1]s/datasets/words-back
+hadoop fs -rm -r -skipTrash /user-data/from-hdfs`, nameNode)))
+		Expect(out).To(ContainSubstring(userText), "the text, read from CephFS")
+		back := mustRun(kubectl("-n", namespace, "exec", testHDFS+"-namenode-0", "-c", "namenode", "--", "hdfs", "dfs", "-cat", "/datasets/words-back/part-0"))
+		Expect(back).To(ContainSubstring(userText), "the text, back in HDFS")
 	})
 }
 
