@@ -11,7 +11,8 @@
 #   connector/      the connector's jar (cephfs-hadoop)
 #   run-benchmark   internal/benchmark/runner/run-benchmark
 #
-# Layout: Hadoop's own jars in share/hadoop/{common,hdfs,yarn,mapreduce} and every
+# Layout: Hadoop's own jars in share/hadoop/{common,hdfs,yarn,mapreduce}, its tools
+# (DistCp, streaming) in share/hadoop/tools/lib, and every
 # other jar once in share/hadoop/common/lib, so that YARN's default application class
 # path and the operator's mapreduce.application.classpath together name each jar
 # exactly once; the connector and libcephfs.jar join common/lib.
@@ -46,13 +47,14 @@ share="${hadoop}/share/hadoop"
 
 # Commands and configuration, root-owned and read-only for the hadoop user.
 cp -R --no-preserve=ownership "${stage}/root/." "${target}/"
-install -d -m 0755 "${share}/common/lib" "${share}/hdfs/lib" "${share}/yarn/lib" "${share}/mapreduce/lib"
+install -d -m 0755 "${share}/common/lib" "${share}/hdfs/lib" "${share}/yarn/lib" "${share}/mapreduce/lib" "${share}/tools/lib"
 
 # A jar is Hadoop's own when it carries Hadoop's version (hadoop-yarn-api-3.4.2.jar,
 # hadoop-common-3.4.2-tests.jar); Hadoop's shaded third-party jars carry their own.
 for jar in "${stage}/jars"/*.jar; do
 	name="$(basename "${jar}")"
 	case "${name}" in
+	hadoop-distcp-"${version}".jar | hadoop-streaming-"${version}".jar) dir=tools/lib ;;
 	hadoop-hdfs*-"${version}".jar | hadoop-hdfs*-"${version}"-*.jar) dir=hdfs ;;
 	hadoop-yarn-*-"${version}".jar | hadoop-yarn-*-"${version}"-*.jar) dir=yarn ;;
 	hadoop-mapreduce-*-"${version}".jar | hadoop-mapreduce-*-"${version}"-*.jar) dir=mapreduce ;;
@@ -72,7 +74,9 @@ ln -sfn /usr/share/java/libcephfs.jar "${share}/common/lib/libcephfs.jar"
 # Version-less names, so that the operator's Jobs need not know Hadoop's version.
 ln -sfn "hadoop-mapreduce-examples-${version}.jar" "${share}/mapreduce/hadoop-mapreduce-examples.jar"
 ln -sfn "hadoop-mapreduce-client-jobclient-${version}-tests.jar" "${share}/mapreduce/hadoop-mapreduce-client-jobclient-tests.jar"
-for link in "${share}/mapreduce/hadoop-mapreduce-examples.jar" "${share}/mapreduce/hadoop-mapreduce-client-jobclient-tests.jar"; do
+ln -sfn "hadoop-streaming-${version}.jar" "${share}/tools/lib/hadoop-streaming.jar"
+for link in "${share}/mapreduce/hadoop-mapreduce-examples.jar" "${share}/mapreduce/hadoop-mapreduce-client-jobclient-tests.jar" \
+	"${share}/tools/lib/hadoop-streaming.jar"; do
 	[[ -f "${link}" ]] || die "${link} points at no jar"
 done
 

@@ -39,11 +39,14 @@ const userInput = "/user-data/words"
 // glob.
 const examplesJar = hadoop.HadoopHome + "/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar"
 
+// streamingJar runs Hadoop streaming jobs (docs/images.md).
+const streamingJar = hadoop.HadoopHome + "/share/hadoop/tools/lib/hadoop-streaming.jar"
+
 // userPodSpecs run a user's own pod, written from docs/examples/hadoop-client-pod.yaml
 // as the docs say, against the replicated backend's cluster: on the pod network, where
 // its NetworkPolicies hold and admit only pods that carry the client labels.
 func userPodSpecs() {
-	It("runs a WordCount from a pod of the user's own made from docs/examples/hadoop-client-pod.yaml, through the cluster's NetworkPolicies, and yarn logs prints the job's aggregated container logs from CephFS", func() {
+	It("runs a WordCount and a streaming job from a pod of the user's own made from docs/examples/hadoop-client-pod.yaml, through the cluster's NetworkPolicies, and yarn logs prints the WordCount's aggregated container logs from CephFS", func() {
 		hc := &v1alpha1.HadoopCluster{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: rookReplicatedCluster}, hc)).To(Succeed())
 		Expect(hc.Status.Client.ConfigMap).To(Equal(rookReplicatedCluster + "-client"))
@@ -78,11 +81,15 @@ printf '%[2]s' | hadoop fs -put -f - %[1]s/part-0
 hadoop fs -rm -r -f -skipTrash /user-data/wordcount
 hadoop jar %[3]s wordcount %[1]s /user-data/wordcount
 hadoop fs -cat '/user-data/wordcount/part-r-*'
-`, userInput, strings.ReplaceAll(userText, "\n", `\n`), examplesJar)))
+hadoop jar %[4]s -input %[1]s -output /user-data/streaming \
+  -mapper /bin/cat -reducer '/usr/bin/wc -w' -numReduceTasks 1
+echo "streaming=$(hadoop fs -cat '/user-data/streaming/part-*' | tr -d '[:space:]')"
+`, userInput, strings.ReplaceAll(userText, "\n", `\n`), examplesJar, streamingJar)))
 		GinkgoWriter.Println(out)
 		for _, want := range []string{"ceph\t3", "hadoop\t1", "mapreduce\t1", "yarn\t1"} {
 			Expect(out).To(ContainSubstring(want))
 		}
+		Expect(out).To(ContainSubstring("streaming=6"), "a streaming job of cat and wc -w counted the six words")
 		app := regexp.MustCompile(`application_\d+_\d+`).FindString(out)
 		Expect(app).NotTo(BeEmpty(), "the job's output names its application")
 
@@ -104,11 +111,14 @@ hadoop fs -cat '/user-data/wordcount/part-r-*'
 func userWorkSpecs() {
 	var wordCountJob string
 
-	It("runs a command in a client pod with kubectl hadoopceph run, passing its output and exit code through and leaving no pod behind", func() {
+	It("runs a command in a client pod with kubectl hadoopceph run, and commands in a shell, passing their output and exit code through and leaving no pod behind", func() {
 		before := clientPods()
-		cmd := kubectl("hadoopceph", "-n", namespace, "run", clusterName, "--", "bash", "-c", fmt.Sprintf(
-			`set -e; hadoop fs -mkdir -p %[1]s; printf '%[2]s' | hadoop fs -put -f - %[1]s/part-0; hadoop fs -cat %[1]s/part-0; echo to-stderr >&2; exit 7`,
-			userInput, strings.ReplaceAll(userText, "\n", `\n`)))
+		put := kubectl("hadoopceph", "-n", namespace, "run", "-i", clusterName, "--", "bash", "-c",
+			"hadoop fs -mkdir -p "+userInput+" && hadoop fs -put -f - "+userInput+"/part-0")
+		put.Stdin = strings.NewReader(userText)
+		mustRun(put)
+		cmd := kubectl("hadoopceph", "-n", namespace, "run", clusterName, "--", "bash", "-c",
+			"hadoop fs -cat "+userInput+"/part-0; echo to-stderr >&2; exit 7")
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
@@ -118,6 +128,17 @@ func userWorkSpecs() {
 		Expect(exit.ExitCode()).To(Equal(7), "the command's exit code")
 		Expect(stdout.String()).To(Equal(userText), "the command's standard output, alone")
 		Expect(stderr.String()).To(ContainSubstring("to-stderr"))
+		Eventually(clientPods).WithTimeout(time.Minute).WithPolling(2*time.Second).Should(Equal(before), "the plugin's pod is deleted")
+
+		By("running commands that kubectl hadoopceph shell reads from its standard input, without a terminal")
+		shell := kubectl("hadoopceph", "-n", namespace, "shell", clusterName)
+		shell.Stdin = strings.NewReader("hadoop fs -cat " + userInput + "/part-0\nexit 5\n")
+		stdout.Reset()
+		shell.Stdout, shell.Stderr = &stdout, GinkgoWriter
+		err = shell.Run()
+		Expect(errors.As(err, &exit)).To(BeTrue(), "the plugin exits with an error: %v", err)
+		Expect(exit.ExitCode()).To(Equal(5), "the shell's exit code")
+		Expect(stdout.String()).To(Equal(userText))
 		Eventually(clientPods).WithTimeout(time.Minute).WithPolling(2*time.Second).Should(Equal(before), "the plugin's pod is deleted")
 	})
 
@@ -157,13 +178,19 @@ func userWorkSpecs() {
 
 		grep = waitForRun(grep.Name)
 		Expect(grep.Status.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded), "%+v", grep.Status)
-		Expect(stageOf(grep, v1alpha1.StageGrep).Counters).To(HaveField("MapInputRecords", int64(2)))
+		// Two jobs: the search reads the two lines, the sort the one distinct match ("ph").
+		Expect(stageOf(grep, v1alpha1.StageGrep).Counters).To(HaveField("MapInputRecords", int64(3)))
+		Expect(stageOf(grep, v1alpha1.StageGrep).HadoopJobs).To(HaveLen(2))
 
 		ingest = waitForRun(ingest.Name)
 		Expect(ingest.Status.Phase).To(Equal(v1alpha1.BenchmarkPhaseSucceeded), "%+v", ingest.Status)
 		Expect(stageOf(ingest, v1alpha1.StageIngest).Ingest).To(And(
 			HaveField("Clients", int32(2)), HaveField("Puts", int32(2)), HaveField("Failed", int32(0))))
 
+		// YARN removes only a stopped queue.
+		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 80}, {Name: "adhoc", Capacity: 20, State: v1alpha1.QueueStopped}})
+		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
+			Should(Equal(map[string]string{"default": "RUNNING", "adhoc": "STOPPED"}))
 		setQueues(nil)
 		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
 			Should(Equal(map[string]string{"default": "RUNNING"}))

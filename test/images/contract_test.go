@@ -31,6 +31,7 @@ var (
 	}
 	contractJars = []string{
 		"mapreduce/hadoop-mapreduce-examples.jar", "mapreduce/hadoop-mapreduce-client-jobclient-tests.jar", "common/lib/libcephfs.jar",
+		"tools/lib/hadoop-streaming.jar",
 	}
 )
 
