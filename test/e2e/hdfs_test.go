@@ -33,7 +33,7 @@ const (
 )
 
 func hdfsBaselineSpecs() {
-	It("runs the suite's TeraSort on a HadoopCluster over an existing HDFS and compares CephFS with it in status", func() {
+	It("runs the suite's TeraSort on a HadoopCluster over an existing HDFS and compares CephFS with it in status, and DistCp copies a directory from the HDFS into the CephFS of the suite's cluster and back, as docs/using.md does", func() {
 		By("deploying an HDFS as a user's existing one: a NameNode and three DataNodes, with a discovery ConfigMap")
 		image := hadoopImageOf(clusterName)
 		manifest, err := os.ReadFile(filepath.Join(repoRoot, "test", "e2e", "testdata", "hdfs.yaml"))
@@ -128,9 +128,8 @@ func hdfsBaselineSpecs() {
 		By("finding the run's directory in HDFS, not on CephFS")
 		listing := mustRun(kubectl("-n", namespace, "exec", testHDFS+"-namenode-0", "-c", "namenode", "--", "hdfs", "dfs", "-ls", "-R", "/"))
 		Expect(listing).To(ContainSubstring("/hadoop-system/"+namespace+"/"+hdfsCluster), "the cluster's system directory is in HDFS")
-	})
 
-	It("copies a directory from the HDFS into the CephFS of the cluster on the external Ceph with DistCp, and back, as docs/using.md does", func() {
+		// Here, while the HDFS runs: the spec's cleanup deletes it.
 		nameNode := fmt.Sprintf("hdfs://%s-namenode.%s.svc:8020", testHDFS, namespace)
 		By("loading text into the HDFS from a client of the cluster on it")
 		mustRun(kubectl("hadoopceph", "-n", namespace, "run", hdfsCluster, "--", "bash", "-ec", fmt.Sprintf(

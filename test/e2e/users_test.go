@@ -196,37 +196,61 @@ func userWorkSpecs() {
 			Should(Equal(map[string]string{"default": "RUNNING"}))
 	})
 
-	It("forwards the ResourceManager's and the JobHistory server's web UIs with kubectl hadoopceph ui, the latter showing a task's aggregated log", func() {
+	It("forwards the ResourceManager's and the JobHistory server's web UIs with kubectl hadoopceph ui, the latter showing a task's aggregated log to anyone when its job's view ACL says so, and to no one else", func() {
 		Expect(wordCountJob).NotTo(BeEmpty(), "the WordCount run's job, from the spec before")
+		By("counting the words again with a view ACL that lets everyone see the job, as docs/using.md says")
+		out := mustRun(kubectl("hadoopceph", "-n", namespace, "run", clusterName, "--", "bash", "-c", fmt.Sprintf(
+			`hadoop jar %s wordcount -Dmapreduce.job.acl-view-job='*' %s /user-data/wordcount-shared && hadoop fs -rm -r -skipTrash /user-data/wordcount-shared`,
+			examplesJar, userInput)))
+		shared := regexp.MustCompile(`job_\d+_\d+`).FindString(out)
+		Expect(shared).NotTo(BeEmpty(), "the job's output names it: %s", out)
+
 		cmd := kubectl("hadoopceph", "-n", namespace, "ui", clusterName, "--resourcemanager-port", "0", "--jobhistory-port", "0")
-		out, err := cmd.StdoutPipe()
+		stdout, err := cmd.StdoutPipe()
 		Expect(err).NotTo(HaveOccurred())
 		cmd.Stderr = GinkgoWriter
 		Expect(cmd.Start()).To(Succeed())
 		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		urls := forwardedURLs(out, 2)
+		urls := forwardedURLs(stdout, 2)
 
 		info, err := hostGet(urls[hadoop.ResourceManager] + "/ws/v1/cluster/info")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(info)).To(ContainSubstring(`"resourceManagerVersion"`))
 
-		data, err := hostGet(urls[hadoop.JobHistory] + "/ws/v1/history/mapreduce/jobs/" + wordCountJob + "/jobattempts")
-		Expect(err).NotTo(HaveOccurred())
-		var attempts struct {
-			JobAttempts struct {
-				JobAttempt []struct {
-					LogsLink string `json:"logsLink"`
-				} `json:"jobAttempt"`
-			} `json:"jobAttempts"`
-		}
-		Expect(json.Unmarshal(data, &attempts)).To(Succeed(), "%s", data)
-		Expect(attempts.JobAttempts.JobAttempt).NotTo(BeEmpty())
-		link, err := url.Parse(attempts.JobAttempts.JobAttempt[0].LogsLink)
-		Expect(err).NotTo(HaveOccurred())
-		page, err := hostGet(urls[hadoop.JobHistory] + link.Path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(string(page)).To(ContainSubstring("syslog"), "the ApplicationMaster's log, read from CephFS by the JobHistory server")
+		// The web UIs' user is the anonymous dr.who: Hadoop's simple authentication
+		// has no login, and the suite's cluster has YARN's ACLs on.
+		Eventually(func(g Gomega) {
+			g.Expect(amLogPage(g, urls[hadoop.JobHistory], shared)).To(And(ContainSubstring("Log Type: syslog"), ContainSubstring("MRAppMaster")),
+				"the ApplicationMaster's log, read from CephFS by the JobHistory server")
+		}).WithTimeout(time.Minute).WithPolling(5 * time.Second).Should(Succeed())
+		Expect(amLogPage(Default, urls[hadoop.JobHistory], wordCountJob)).To(And(ContainSubstring("is not authorized to view the logs"), Not(ContainSubstring("MRAppMaster"))),
+			"the BenchmarkRun's job, whose view ACL is its owner's and the admins'")
 	})
+}
+
+// amLogPage is the part of the JobHistory server's page of the ApplicationMaster's
+// logs of a job that follows the navigation, read through base.
+func amLogPage(g Gomega, base, job string) string {
+	data, err := hostGet(base + "/ws/v1/history/mapreduce/jobs/" + job + "/jobattempts")
+	g.Expect(err).NotTo(HaveOccurred())
+	var attempts struct {
+		JobAttempts struct {
+			JobAttempt []struct {
+				LogsLink string `json:"logsLink"`
+			} `json:"jobAttempt"`
+		} `json:"jobAttempts"`
+	}
+	g.Expect(json.Unmarshal(data, &attempts)).To(Succeed(), "%s", data)
+	g.Expect(attempts.JobAttempts.JobAttempt).NotTo(BeEmpty())
+	link, err := url.Parse(attempts.JobAttempts.JobAttempt[0].LogsLink)
+	g.Expect(err).NotTo(HaveOccurred())
+	page, err := hostGet(base + link.Path)
+	g.Expect(err).NotTo(HaveOccurred())
+	content := string(page)
+	if i := strings.Index(content, `class="content"`); i >= 0 {
+		content = content[i:]
+	}
+	return content
 }
 
 // clientPods are the names of the client pods of the suite's cluster that no Job owns:
