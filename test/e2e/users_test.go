@@ -62,12 +62,17 @@ func userPodSpecs() {
 			"${CLUSTER}", rookReplicatedCluster,
 			"${IMAGE}", template.Template.Spec.Containers[0].Image,
 			"${SECRET}", hc.Status.Client.Secret,
+			// Rook's public network is an attachment here (rooknet_test.go).
+			"${NETWORKS}", template.Template.Annotations[hadoop.NetworksAnnotation],
 		).Replace(string(raw))
+		Expect(template.Template.Annotations[hadoop.NetworksAnnotation]).NotTo(BeEmpty(), "the suite's Rook public network, which the pod must join")
 		apply := kubectl("-n", namespace, "apply", "-f", "-")
 		apply.Stdin = strings.NewReader(manifest)
 		mustRun(apply)
 		name := rookReplicatedCluster + "-my-client"
-		DeferCleanup(func() { _ = kubectl("-n", namespace, "delete", "pod", name, "--wait=false").Run() })
+		// Its sleep ignores SIGTERM: a short grace period frees its node for the specs
+		// after it at once.
+		DeferCleanup(func() { _ = kubectl("-n", namespace, "delete", "pod", name, "--grace-period=1").Run() })
 		pod := &corev1.Pod{}
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, pod)).To(Succeed())
