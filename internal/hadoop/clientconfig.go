@@ -57,16 +57,8 @@ func ClientLabels(hc *v1alpha1.HadoopCluster) map[string]string {
 // rather than the NodeManagers', and lose their locality).
 func ClientConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 	hc := in.Cluster
-	data := map[string]string{
-		FileCoreSite:   ConfigurationXML(CoreSite(in)),
-		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
-		FileMapredSite: ConfigurationXML(MapredSite(in)),
-		FileHadoopEnv:  HadoopEnv(in),
-		FileLog4j:      clientLog4j,
-	}
-	if !in.Storage.cephFS() {
-		data[FileHDFSSite] = ConfigurationXMLFrom("Rendered by hadoop-ceph-operator from the client configuration of the HadoopCluster's HDFS StorageBackend: changes to this file are overwritten.", in.Storage.HDFS.Site)
-	}
+	data := sharedFiles(in, nm)
+	data[FileLog4j] = clientLog4j
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{

@@ -38,21 +38,29 @@ func configFiles(st Storage) []string {
 	return []string{FileCoreSite, FileHadoopEnv, FileHDFSSite, FileMapredSite, FileYarnSite}
 }
 
-// ConfigMap holds the rendered configuration files of a cluster whose NodeManagers
-// offer nm. It carries no secret: the keyring stays in the client config Secret.
-func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
-	hc := in.Cluster
+// sharedFiles are the rendered files that the daemons and their clients read alike:
+// core-site.xml as every pod but the NodeManagers has it, yarn-site.xml,
+// mapred-site.xml, hadoop-env.sh, and hdfs-site.xml on HDFS.
+func sharedFiles(in Input, nm NodeResources) map[string]string {
 	data := map[string]string{
 		FileCoreSite:   ConfigurationXML(CoreSite(in)),
 		FileYarnSite:   ConfigurationXML(YarnSite(in, nm)),
 		FileMapredSite: ConfigurationXML(MapredSite(in)),
 		FileHadoopEnv:  HadoopEnv(in),
 	}
-	if in.nodeManagerCoreSite() {
-		data[FileNodeManagerCoreSite] = NodeManagerCoreSiteXML(in)
-	}
 	if !in.Storage.cephFS() {
 		data[FileHDFSSite] = ConfigurationXMLFrom("Rendered by hadoop-ceph-operator from the client configuration of the HadoopCluster's HDFS StorageBackend: changes to this file are overwritten.", in.Storage.HDFS.Site)
+	}
+	return data
+}
+
+// ConfigMap holds the rendered configuration files of a cluster whose NodeManagers
+// offer nm. It carries no secret: the keyring stays in the client config Secret.
+func ConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
+	hc := in.Cluster
+	data := sharedFiles(in, nm)
+	if in.nodeManagerCoreSite() {
+		data[FileNodeManagerCoreSite] = NodeManagerCoreSiteXML(in)
 	}
 	hash := ConfigHash(data)
 	scheduler := ConfigurationXML(CapacityScheduler(in))

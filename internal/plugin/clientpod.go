@@ -128,22 +128,11 @@ type clientSession struct {
 // use returns, when the pod does not start, and when ctx is cancelled.
 func (o *Options) withClientPod(ctx context.Context, arg, purpose string, f clientPodFlags,
 	use func(context.Context, *clientSession) error) error {
-	c, ns, err := o.connect()
+	cl, err := o.cluster(ctx, arg)
 	if err != nil {
 		return err
 	}
-	cfg, err := o.Flags.ToRESTConfig()
-	if err != nil {
-		return err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	hc, err := getCluster(ctx, c, ns, arg)
-	if err != nil {
-		return err
-	}
+	hc, cfg, cs := cl.hc, cl.cfg, cl.cs
 	name := hc.Status.Client.PodTemplate
 	if name == "" {
 		return fmt.Errorf("HadoopCluster %s/%s names no client PodTemplate in status.client.podTemplate: "+

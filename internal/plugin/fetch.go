@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
@@ -87,4 +89,34 @@ func getCluster(ctx context.Context, c client.Client, namespace, arg string) (*v
 		return nil, fmt.Errorf("reading HadoopCluster %s: %w", key, err)
 	}
 	return &hc, nil
+}
+
+// clusterSession is the HadoopCluster that arg names, with what talks to its pods:
+// the REST config (exec and port-forward build their own connections from it) and a
+// clientset.
+type clusterSession struct {
+	hc  *v1alpha1.HadoopCluster
+	cfg *rest.Config
+	cs  kubernetes.Interface
+}
+
+// cluster reads the HadoopCluster that arg names, for shell, run and ui.
+func (o *Options) cluster(ctx context.Context, arg string) (*clusterSession, error) {
+	c, ns, err := o.connect()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := o.Flags.ToRESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := getCluster(ctx, c, ns, arg)
+	if err != nil {
+		return nil, err
+	}
+	return &clusterSession{hc: hc, cfg: cfg, cs: cs}, nil
 }

@@ -56,22 +56,11 @@ cluster's namespace.`,
 		if err := checkUIFlags(address, rmPort, jhPort); err != nil {
 			return err
 		}
-		c, ns, err := o.connect()
+		cl, err := o.cluster(cmd.Context(), args[0])
 		if err != nil {
 			return err
 		}
-		cfg, err := o.Flags.ToRESTConfig()
-		if err != nil {
-			return err
-		}
-		cs, err := kubernetes.NewForConfig(cfg)
-		if err != nil {
-			return err
-		}
-		hc, err := getCluster(cmd.Context(), c, ns, args[0])
-		if err != nil {
-			return err
-		}
+		hc, cfg, cs := cl.hc, cl.cfg, cl.cs
 		uis := WebUIs(hc, rmPort, jhPort)
 		if err := podRuns(cmd.Context(), cs, hc.Namespace, uis[0].Pod); err != nil {
 			return fmt.Errorf("the ResourceManager's web UI: %w; is HadoopCluster %s/%s Ready?", err, hc.Namespace, hc.Name)

@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -24,9 +25,8 @@ func queueSpecs() {
 		rm := resourceManagerPod()
 
 		By("adding a queue")
-		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 90}, {Name: "batch", Capacity: 10}})
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING", "batch": "RUNNING"}))
+		queues := []v1alpha1.Queue{{Name: "default", Capacity: 90}, {Name: "batch", Capacity: 10}}
+		applyQueues(queues, map[string]string{"default": "RUNNING", "batch": "RUNNING"})
 
 		By("submitting to it, as a submitter")
 		id, status, body := submitProbeTo(submitter, "batch")
@@ -43,12 +43,7 @@ func queueSpecs() {
 		Expect(app.App.Queue).To(Equal("root.batch"))
 
 		By("stopping it, then removing it, as YARN requires")
-		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 90}, {Name: "batch", Capacity: 10, State: v1alpha1.QueueStopped}})
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING", "batch": "STOPPED"}))
-		setQueues(nil)
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING"}))
+		removeQueues(queues)
 
 		now := resourceManagerPod()
 		Expect(now.UID).To(Equal(rm.UID), "the ResourceManager's pod was replaced")
@@ -56,6 +51,31 @@ func queueSpecs() {
 			Expect(c.RestartCount).To(BeZero(), "container %s restarted", c.Name)
 		}
 	})
+}
+
+// applyQueues sets the suite's cluster's queues and waits until the ResourceManager
+// has them in the states of want.
+func applyQueues(queues []v1alpha1.Queue, want map[string]string) {
+	GinkgoHelper()
+	setQueues(queues)
+	Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).Should(Equal(want))
+}
+
+// removeQueues takes the suite's cluster back to its default queue alone from queues,
+// as YARN requires: every other queue stopped first, then removed.
+func removeQueues(queues []v1alpha1.Queue) {
+	GinkgoHelper()
+	stopped := slices.Clone(queues)
+	want := map[string]string{}
+	for i := range stopped {
+		want[stopped[i].Name] = "RUNNING"
+		if stopped[i].Name != "default" {
+			stopped[i].State = v1alpha1.QueueStopped
+			want[stopped[i].Name] = "STOPPED"
+		}
+	}
+	applyQueues(stopped, want)
+	applyQueues(nil, map[string]string{"default": "RUNNING"})
 }
 
 func setQueues(queues []v1alpha1.Queue) {

@@ -148,9 +148,8 @@ func userWorkSpecs() {
 	})
 
 	It("runs the WordCount, Grep and ingest BenchmarkRuns, WordCount in a queue of its own", func() {
-		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 80}, {Name: "adhoc", Capacity: 20}})
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING", "adhoc": "RUNNING"}))
+		queues := []v1alpha1.Queue{{Name: "default", Capacity: 80}, {Name: "adhoc", Capacity: 20}}
+		applyQueues(queues, map[string]string{"default": "RUNNING", "adhoc": "RUNNING"})
 
 		wordCount := newRun("wordcount")
 		wordCount.Spec.WordCount = &v1alpha1.WordCountWorkload{InputPath: userInput}
@@ -192,13 +191,7 @@ func userWorkSpecs() {
 		Expect(stageOf(ingest, v1alpha1.StageIngest).Ingest).To(And(
 			HaveField("Clients", int32(2)), HaveField("Puts", int32(2)), HaveField("Failed", int32(0))))
 
-		// YARN removes only a stopped queue.
-		setQueues([]v1alpha1.Queue{{Name: "default", Capacity: 80}, {Name: "adhoc", Capacity: 20, State: v1alpha1.QueueStopped}})
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING", "adhoc": "STOPPED"}))
-		setQueues(nil)
-		Eventually(yarnQueues).WithTimeout(3 * time.Minute).WithPolling(5 * time.Second).
-			Should(Equal(map[string]string{"default": "RUNNING"}))
+		removeQueues(queues)
 	})
 
 	It("forwards the ResourceManager's and the JobHistory server's web UIs with kubectl hadoopceph ui, the latter showing a task's aggregated log to anyone when its job's view ACL says so, and to no one else", func() {
