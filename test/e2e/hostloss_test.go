@@ -213,9 +213,14 @@ func hostLossSpecs() {
 func expectFencingKeepsNewSessions(hc *v1alpha1.HadoopCluster, pod *corev1.Pod, fs cephFS, old []int64) {
 	GinkgoHelper()
 	By("running the lost NodeManager's fencing Job again after its node is back: the sessions its restarted containers opened stay")
+	// The Job's pod has evicted the sessions, but the Job may not say so yet: a run
+	// that ends as the node comes back leaves this spec here seconds after the
+	// eviction, before the Job's pod has exited and the Job counted it.
 	fence := &batchv1.Job{}
-	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.FenceSessionsJobName(hc, pod.UID)}, fence)).To(Succeed())
-	Expect(fence.Status.Succeeded).To(BeEquivalentTo(1), "the fencing Job %s: %+v", fence.Name, fence.Status)
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: hadoop.FenceSessionsJobName(hc, pod.UID)}, fence)).To(Succeed())
+		g.Expect(fence.Status.Succeeded).To(BeEquivalentTo(1), "the fencing Job %s: %+v", fence.Name, fence.Status)
+	}).WithTimeout(2 * time.Minute).WithPolling(time.Second).Should(Succeed())
 	// The restarted NodeManager opens its sessions as it starts, once the file system
 	// has an active MDS again: the lost node may have run the active one, and its
 	// standby takes over only after a while (issue: several CephFS on one Rook). Ready
