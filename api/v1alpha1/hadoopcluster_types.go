@@ -391,6 +391,15 @@ type HadoopConfig struct {
 	// +optional
 	MapredSite map[string]string `json:"mapredSite,omitempty"`
 
+	// SparkDefaults overrides spark-defaults.conf, which the client ConfigMap carries
+	// for the image's Spark (docs/using.md): spark.executor.memory,
+	// spark.executor.instances, spark.eventLog.dir and the like.
+	// +kubebuilder:validation:MaxProperties=256
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() <= 256 && k.matches('^[!-~]+$'))",message="keys must be Spark property names: 1 to 256 printable ASCII characters without spaces"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 16384)",message="values must be at most 16384 characters"
+	// +optional
+	SparkDefaults map[string]string `json:"sparkDefaults,omitempty"`
+
 	// HadoopEnv sets environment variables in hadoop-env.sh, which every Hadoop command
 	// and daemon sources. Values are double-quoted, so $VAR references expand.
 	// HADOOP_CONF_DIR is refused: the generated files live in the image's directory.

@@ -951,6 +951,13 @@ func (in *HadoopConfig) DeepCopyInto(out *HadoopConfig) {
 			(*out)[key] = val
 		}
 	}
+	if in.SparkDefaults != nil {
+		in, out := &in.SparkDefaults, &out.SparkDefaults
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
 	if in.HadoopEnv != nil {
 		in, out := &in.HadoopEnv, &out.HadoopEnv
 		*out = make(map[string]string, len(*in))

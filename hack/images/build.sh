@@ -275,21 +275,30 @@ hadoop_base_build() {
 	rm -f "${tmp}/rootfs.tar"
 }
 
-# hadoop_jars sets HADOOP_JARS to the directory with the jars of images/hadoop/pom.xml,
-# copied from Maven Central once per version of that file.
-hadoop_jars() {
-	HADOOP_JARS="${HADOOP_CACHE}/jars"
-	if cmp -s "${HADOOP_SRC}/pom.xml" "${HADOOP_JARS}/.pom.xml"; then
+# pom_jars POM DIR copies the runtime jars of POM, with their dependencies, from Maven
+# Central into DIR, once per version of POM.
+pom_jars() {
+	local pom="$1" dir="$2"
+	if cmp -s "${pom}" "${dir}/.pom.xml"; then
 		return
 	fi
-	step "hadoop: copying the jars of images/hadoop/pom.xml from Maven Central"
-	mk_tmpdir hadoop-jars
-	quietly mvn -B -ntp -f "${HADOOP_SRC}/pom.xml" dependency:copy-dependencies \
+	step "hadoop: copying the jars of ${pom#"${ROOT}/"} from Maven Central"
+	mk_tmpdir "$(basename "${dir}")"
+	quietly mvn -B -ntp -f "${pom}" dependency:copy-dependencies \
 		-DoutputDirectory="${HCO_TMPDIR}/jars" -DincludeScope=runtime
-	cp "${HADOOP_SRC}/pom.xml" "${HCO_TMPDIR}/jars/.pom.xml"
-	rm -rf "${HADOOP_JARS}"
-	mkdir -p "${HADOOP_CACHE}"
-	mv "${HCO_TMPDIR}/jars" "${HADOOP_JARS}"
+	cp "${pom}" "${HCO_TMPDIR}/jars/.pom.xml"
+	rm -rf "${dir}"
+	mkdir -p "$(dirname "${dir}")"
+	mv "${HCO_TMPDIR}/jars" "${dir}"
+}
+
+# hadoop_jars sets HADOOP_JARS to the directory with the jars of images/hadoop/pom.xml
+# and SPARK_JARS to the one with those of images/hadoop/spark/pom.xml.
+hadoop_jars() {
+	HADOOP_JARS="${HADOOP_CACHE}/jars"
+	SPARK_JARS="${HADOOP_CACHE}/spark-jars"
+	pom_jars "${HADOOP_SRC}/pom.xml" "${HADOOP_JARS}"
+	pom_jars "${HADOOP_SRC}/spark/pom.xml" "${SPARK_JARS}"
 }
 
 # hadoop_connector sets HADOOP_CONNECTOR to the directory holding the connector's jar,
@@ -334,13 +343,14 @@ build_hadoop() {
 	cp -R "${HADOOP_SRC}/root" "${stage}/root"
 	ln -s "${HADOOP_JARS}" "${stage}/jars"
 	ln -s "${HADOOP_CONNECTOR}" "${stage}/connector"
+	ln -s "${SPARK_JARS}" "${stage}/spark-jars"
 	cp "${ROOT}/internal/benchmark/runner/run-benchmark" "${stage}/run-benchmark"
 
 	hash="$( {
 		basename "${HADOOP_BASE}"
 		hash_tree "${stage}/root" "${stage}/run-benchmark" "${HADOOP_SRC}/assemble.sh" \
 			"${HADOOP_SRC}/Dockerfile" "${HCO_IMAGES_DIR}/lib.sh" "${BASH_SOURCE[0]}"
-		hash_tree "${HADOOP_JARS}/" "${HADOOP_CONNECTOR}/"
+		hash_tree "${HADOOP_JARS}/" "${HADOOP_CONNECTOR}/" "${SPARK_JARS}/"
 	} | sha256sum | cut -d' ' -f1)"
 	if up_to_date hadoop "${hash}"; then
 		log "have hadoop ($(image_ref hadoop)), inputs unchanged"

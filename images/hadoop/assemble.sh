@@ -9,13 +9,17 @@
 #   root/           images/hadoop/root: files copied as they are (commands, configuration)
 #   jars/           what `mvn dependency:copy-dependencies` copied for images/hadoop/pom.xml
 #   connector/      the connector's jar (cephfs-hadoop)
+#   spark-jars/     what `mvn dependency:copy-dependencies` copied for
+#                   images/hadoop/spark/pom.xml: Spark without Hadoop
 #   run-benchmark   internal/benchmark/runner/run-benchmark
 #
 # Layout: Hadoop's own jars in share/hadoop/{common,hdfs,yarn,mapreduce}, its tools
 # (DistCp, streaming) in share/hadoop/tools/lib, and every
 # other jar once in share/hadoop/common/lib, so that YARN's default application class
 # path and the operator's mapreduce.application.classpath together name each jar
-# exactly once; the connector and libcephfs.jar join common/lib.
+# exactly once; the connector and libcephfs.jar join common/lib. Spark is in
+# /opt/spark: its jars, none of them Hadoop's, and the image's own spark-submit,
+# spark-shell and spark-class (root/opt/spark), which run it on Hadoop's class path.
 set -euo pipefail
 
 readonly HADOOP_UID=1000 HADOOP_GID=1000
@@ -32,7 +36,7 @@ target="$2"
 # "/" becomes "", so paths below read /opt/... rather than //opt/...
 target="$(cd "${target}" && pwd)"
 target="${target%/}"
-for f in "${stage}/root" "${stage}/jars" "${stage}/connector" "${stage}/run-benchmark" \
+for f in "${stage}/root" "${stage}/jars" "${stage}/connector" "${stage}/spark-jars" "${stage}/run-benchmark" \
 	"${target}/etc/passwd" "${target}/etc/group"; do
 	[[ -e "${f}" ]] || die "missing ${f}"
 done
@@ -81,9 +85,27 @@ for link in "${share}/mapreduce/hadoop-mapreduce-examples.jar" "${share}/mapredu
 done
 
 install -m 0755 "${stage}/run-benchmark" "${target}/opt/hadoop-ceph/bin/run-benchmark"
-chmod 0755 "${hadoop}/bin"/* "${target}/opt/hadoop-ceph/bin"/*
-chmod 0644 "${hadoop}/libexec"/* "${hadoop}/etc/hadoop"/*
-find "${hadoop}" "${target}/opt/hadoop-ceph" -type d -exec chmod 0755 {} +
+
+# Spark runs on the Hadoop above: a Hadoop jar of its own would shadow Hadoop's (the
+# launcher puts Spark's jars first), so the image refuses one.
+spark="${target}/opt/spark"
+spark_core="$(find "${stage}/spark-jars/" -maxdepth 1 -name 'spark-core_*.jar' -printf '%f\n')"
+[[ "$(wc -w <<<"${spark_core}")" == 1 ]] || die "expected one spark-core jar in ${stage}/spark-jars, found: ${spark_core:-none}"
+spark_version="${spark_core#spark-core_*-}"
+spark_version="${spark_version%.jar}"
+if find "${stage}/spark-jars/" -maxdepth 1 -name 'hadoop-*.jar' | grep -q .; then
+	die "Spark's jars include Hadoop's: images/hadoop/spark/pom.xml must exclude org.apache.hadoop"
+fi
+install -d -m 0755 "${spark}/jars"
+install -m 0644 "${stage}/spark-jars"/*.jar "${spark}/jars/"
+# Spark's launcher takes SPARK_HOME for a distribution, with its jars in jars/, only
+# where a RELEASE file says so.
+echo "Spark ${spark_version} (Scala 2.12) without Hadoop, on Hadoop ${version}" >"${spark}/RELEASE"
+chmod 0644 "${spark}/RELEASE"
+
+chmod 0755 "${hadoop}/bin"/* "${target}/opt/hadoop-ceph/bin"/* "${spark}/bin"/*
+chmod 0644 "${hadoop}/libexec"/* "${hadoop}/etc/hadoop"/* "${spark}/libexec"/*
+find "${hadoop}" "${target}/opt/hadoop-ceph" "${spark}" -type d -exec chmod 0755 {} +
 
 # Hadoop takes the user's name from the passwd entry of its id.
 if ! grep -q "^[^:]*:[^:]*:${HADOOP_GID}:" "${target}/etc/group"; then
@@ -99,4 +121,4 @@ install -d -m 0755 -o "${HADOOP_UID}" -g "${HADOOP_GID}" \
 	"${target}/home/hadoop" "${target}/var/log/hadoop" "${target}/var/lib/hadoop-yarn"
 install -d -m 0755 "${target}/etc/ceph"
 
-echo "assemble.sh: Hadoop ${version} with $(find "${share}" -name '*.jar' -type f | wc -l) jars in ${hadoop}" >&2
+echo "assemble.sh: Hadoop ${version} with $(find "${share}" -name '*.jar' -type f | wc -l) jars in ${hadoop}, Spark ${spark_version} with $(find "${spark}/jars" -name '*.jar' -type f | wc -l) in ${spark}" >&2

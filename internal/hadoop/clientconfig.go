@@ -59,6 +59,7 @@ func ClientConfigMap(in Input, nm NodeResources) *corev1.ConfigMap {
 	hc := in.Cluster
 	data := sharedFiles(in, nm)
 	data[FileLog4j] = clientLog4j
+	data[FileSparkDefaults] = SparkDefaultsFile(SparkDefaults(in))
 	return &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{

@@ -15,7 +15,7 @@ func TestClientConfigMapFiles(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			objs := build(t, in)
 			cm := objs.ClientConfigMap
-			want := []string{FileCoreSite, FileHadoopEnv, FileLog4j, FileMapredSite, FileYarnSite}
+			want := []string{FileCoreSite, FileHadoopEnv, FileLog4j, FileMapredSite, FileSparkDefaults, FileYarnSite}
 			if name == "hdfs" {
 				want = append(want, FileHDFSSite)
 				slices.Sort(want)
@@ -24,7 +24,7 @@ func TestClientConfigMapFiles(t *testing.T) {
 				t.Fatalf("files %v, want %v", got, want)
 			}
 			for _, f := range want {
-				if f == FileLog4j {
+				if f == FileLog4j || f == FileSparkDefaults {
 					continue
 				}
 				if cm.Data[f] != objs.ConfigMap.Data[f] {

@@ -110,6 +110,8 @@ func TestGolden(t *testing.T) {
 			for _, file := range files {
 				golden.Assert(t, filepath.Join(tc.name, file), []byte(objs.ConfigMap.Data[file]))
 			}
+			// Spark's file is the clients' alone; the image's tests run Spark with it.
+			golden.Assert(t, filepath.Join(tc.name, FileSparkDefaults), []byte(objs.ClientConfigMap.Data[FileSparkDefaults]))
 			objects := objs.List()
 			if objs.PodMonitor != nil {
 				objects = append(objects, objs.PodMonitor)

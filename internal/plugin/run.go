@@ -29,6 +29,8 @@ bash -c, in single quotes so that the local shell leaves them alone:
   kubectl hadoopceph run analytics -- bash -c \
     'hadoop jar /opt/hadoop/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar pi 2 10'
   kubectl hadoopceph run analytics -i -- hadoop fs -put - /data/in.csv < in.csv
+  kubectl hadoopceph run analytics -- spark-submit --deploy-mode cluster \
+    --class com.example.Job ceph:///apps/job.jar /data/in.csv /data/out
 
 It needs get on podtemplates, create, get and delete on pods, and create on pods/exec
 in the cluster's namespace.`,

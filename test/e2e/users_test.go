@@ -27,6 +27,7 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/hadoop"
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/podstatus"
+	"github.com/hadoopceph/hadoop-ceph-operator/internal/yarn"
 )
 
 // userText is what the users' specs load: two lines, six words, "ceph" three times.
@@ -224,7 +225,71 @@ func userWorkSpecs() {
 		Expect(amLogPage(Default, urls[hadoop.JobHistory], wordCountJob)).To(And(ContainSubstring("is not authorized to view the logs"), Not(ContainSubstring("MRAppMaster"))),
 			"the BenchmarkRun's job, whose view ACL is its owner's and the admins'")
 	})
+
+	It("runs a Spark application of the user's own from docs/examples, compiled in a client pod, in client and in cluster mode through kubectl hadoopceph run, its executors in the NodeManagers reading and writing CephFS", func() {
+		src, err := os.ReadFile(filepath.Join(repoRoot, "docs", "examples", "SparkWordCount.scala"))
+		Expect(err).NotTo(HaveOccurred())
+		cmd := kubectl("hadoopceph", "-n", namespace, "run", "-i", clusterName, "--", "bash", "-c", fmt.Sprintf(sparkRun, userInput))
+		cmd.Stdin = strings.NewReader(string(src))
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		GinkgoWriter.Println(stdout.String())
+		Expect(err).NotTo(HaveOccurred(), "the Spark run's standard error:\n%s", stderr.String())
+		out := stdout.String()
+		By("client mode: the driver in the client pod prints the counts it read back")
+		for _, want := range []string{"ceph\t3", "hadoop\t1", "mapreduce\t1", "yarn\t1", "SparkWordCount: 4 distinct words in " + userInput} {
+			Expect(out).To(ContainSubstring(want))
+		}
+		Expect(stderr.String()).To(ContainSubstring("Submitted application application_"), "spark-defaults.conf made YARN the master of a client-mode driver")
+		By("cluster mode: the driver in a NodeManager, its CSV on CephFS and its output in the aggregated logs")
+		Expect(out).To(MatchRegexp(`cluster-mode: application_\d+_\d+ final status: SUCCEEDED`))
+		Expect(regexp.MustCompile(`cluster-csv: .*`).FindAllString(out, -1)).To(Equal([]string{
+			"cluster-csv: ceph,3", "cluster-csv: hadoop,1", "cluster-csv: mapreduce,1", "cluster-csv: yarn,1",
+		}))
+		Expect(out).To(ContainSubstring("cluster-driver: SparkWordCount: 4 distinct words"), "the cluster-mode driver's stdout, from yarn logs")
+
+		By("YARN ran both as Spark applications")
+		body, err := resourceManagerGet(clusterName, "/ws/v1/cluster/apps?applicationTypes=SPARK&user.name=hadoop")
+		Expect(err).NotTo(HaveOccurred())
+		apps, err := yarn.DecodeApplications(body)
+		Expect(err).NotTo(HaveOccurred())
+		var finished []string
+		for _, a := range apps {
+			if a.Name == "SparkWordCount" {
+				finished = append(finished, a.FinalStatus)
+			}
+		}
+		Expect(finished).To(Equal([]string{"SUCCEEDED", "SUCCEEDED"}), "%s", body)
+	})
 }
+
+// sparkRun is what a user types into a client pod to run docs/examples/SparkWordCount.scala,
+// read from standard input, as docs/using.md has it: compile it with the image's Scala
+// compiler, submit it in client mode (the driver in this pod) and, from a copy of the
+// jar on CephFS, in cluster mode (the driver in a NodeManager), print the cluster mode's
+// output from CephFS, and its driver's output from the aggregated logs.
+const sparkRun = `set -euo pipefail
+cd /tmp
+cat > SparkWordCount.scala
+java -Xmx512m -cp "/opt/spark/jars/*:$(hadoop classpath)" scala.tools.nsc.Main -usejavacp -d word-count.jar SparkWordCount.scala
+spark-submit --class SparkWordCount word-count.jar %[1]s /user-data/spark-client
+hadoop fs -mkdir -p /user-data/apps
+hadoop fs -put -f word-count.jar /user-data/apps/
+spark-submit --deploy-mode cluster --class SparkWordCount ceph:///user-data/apps/word-count.jar %[1]s /user-data/spark-cluster 2>cluster.log ||
+  { cat cluster.log >&2; exit 1; }
+app=$(grep -o 'application_[0-9]*_[0-9]*' cluster.log | head -1)
+echo "cluster-mode: ${app} $(grep -o 'final status: [A-Z]*' cluster.log | tail -1)"
+hadoop fs -cat '/user-data/spark-cluster/part-*' | sort | sed 's/^/cluster-csv: /'
+for _ in $(seq 30); do
+  if yarn logs -applicationId "${app}" -log_files stdout 2>/dev/null | grep -q 'distinct words'; then
+    echo "cluster-driver: $(yarn logs -applicationId "${app}" -log_files stdout 2>/dev/null | grep 'distinct words')"
+    break
+  fi
+  sleep 2
+done
+hadoop fs -rm -r -skipTrash /user-data/spark-client /user-data/spark-cluster /user-data/apps >/dev/null
+`
 
 // amLogPage is the part of the JobHistory server's page of the ApplicationMaster's
 // logs of a job that follows the navigation, read through base.

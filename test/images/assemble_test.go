@@ -35,6 +35,7 @@ func assembleSpecs() {
 			onHost(ctx, "cp", "-R", filepath.Join(repoRoot, "images/hadoop/root"), filepath.Join(stage, "root"))
 			onHost(ctx, "cp", "-al", filepath.Join(imagesOut, "hadoop/jars"), filepath.Join(stage, "jars"))
 			onHost(ctx, "cp", "-al", filepath.Join(imagesOut, "hadoop/connector"), filepath.Join(stage, "connector"))
+			onHost(ctx, "cp", "-al", filepath.Join(imagesOut, "hadoop/spark-jars"), filepath.Join(stage, "spark-jars"))
 			onHost(ctx, "cp", filepath.Join(repoRoot, "internal/benchmark/runner/run-benchmark"),
 				filepath.Join(repoRoot, "images/hadoop/assemble.sh"), stage)
 			assemble := exec.CommandContext(ctx, "/tmp/stage/assemble.sh", "/tmp/stage", "/")

@@ -25,6 +25,7 @@ var (
 		"/opt/hadoop-ceph/bin/start-resourcemanager", "/opt/hadoop-ceph/bin/start-nodemanager",
 		"/opt/hadoop-ceph/bin/start-jobhistory", "/opt/hadoop-ceph/bin/stop-nodemanager",
 		"/opt/hadoop-ceph/bin/run-benchmark",
+		"/opt/spark/bin/spark-submit", "/opt/spark/bin/spark-shell", "/opt/spark/bin/spark-class",
 	}
 	contractConfFiles = []string{
 		"core-site.xml", "yarn-site.xml", "mapred-site.xml", "hdfs-site.xml", "hadoop-env.sh", "log4j.properties", "capacity-scheduler.xml",

@@ -74,6 +74,7 @@ var _ = Describe("The Hadoop image", Ordered, ContinueOnFailure, func() {
 		hdfsSpecs()
 		yarnDaemonSpecs()
 		mapReduceSpecs()
+		sparkSpecs()
 		stopNodeManagerSpecs()
 		stoppingSpecs()
 	})
