@@ -165,9 +165,15 @@ func TestDeclaredQueues(t *testing.T) {
 		"yarn.scheduler.capacity.root.old.state":                       "STOPPED",
 		"yarn.scheduler.capacity.root.old.acl_submit_applications":     "alice ",
 	}
+	expectProperties(t, cs, want)
+}
+
+// expectProperties reports each property of want that got lacks or has another value.
+func expectProperties(t *testing.T, got, want map[string]string) {
+	t.Helper()
 	for k, v := range want {
-		if cs[k] != v {
-			t.Errorf("%s = %q, want %q", k, cs[k], v)
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
 }

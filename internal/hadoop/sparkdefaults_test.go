@@ -66,11 +66,7 @@ func TestSparkDefaults(t *testing.T) {
 		"spark.executor.memory":              "512m",
 		"spark.executor.cores":               "1",
 	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %q, want %q", k, got[k], v)
-		}
-	}
+	expectProperties(t, got, want)
 	if got["spark.yarn.stagingDir"] != MapredSite(in)["yarn.app.mapreduce.am.staging-dir"] {
 		t.Errorf("Spark stages in %s, MapReduce in %s", got["spark.yarn.stagingDir"], MapredSite(in)["yarn.app.mapreduce.am.staging-dir"])
 	}
