@@ -7,6 +7,11 @@ const (
 	// libcephfs.jar in share/hadoop/common/lib and the libcephfs JNI library on Java's
 	// default library path.
 	HadoopHome = "/opt/hadoop"
+	// SparkHome is where the image installs Spark, for clients' Spark on YARN: its
+	// jars, without Hadoop's, in jars/ (which spark-defaults.conf has YARN's
+	// containers load), and spark-submit and spark-shell in bin/. Only Spark
+	// applications need it.
+	SparkHome = "/opt/spark"
 	// ConfDir is the image's HADOOP_CONF_DIR. It keeps the files Hadoop ships
 	// (log4j.properties, capacity-scheduler.xml, ...); the operator mounts its
 	// generated files over single files in it, so those files must exist in the image.

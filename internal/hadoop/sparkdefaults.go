@@ -12,10 +12,6 @@ import (
 // ApplicationMaster and executors itself.
 const FileSparkDefaults = "spark-defaults.conf"
 
-// SparkHome is where the image installs Spark (the image contract): its jars, without
-// Hadoop's, in jars/, and spark-submit and spark-shell in bin/.
-const SparkHome = "/opt/spark"
-
 // The sizes of an application that sets none. A driver in client mode runs in a client
 // pod, beside nothing else: it gets the heap a client pod's Hadoop commands get. An
 // executor's container, its heap and Spark's overhead of at least 384 MiB, takes 1 GiB
