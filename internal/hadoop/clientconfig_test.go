@@ -97,4 +97,28 @@ func TestClientPodTemplate(t *testing.T) {
 	if pt.Template.Annotations[ConfigHashAnnotation] != objs.ConfigHash {
 		t.Errorf("config hash %q, want %q", pt.Template.Annotations[ConfigHashAnnotation], objs.ConfigHash)
 	}
+	expectSparkDefaultsMounted(t, spec, objs.ClientConfigMap.Name)
+}
+
+// expectSparkDefaultsMounted checks that a client pod's Spark finds the cluster's
+// spark-defaults.conf in the image's HADOOP_CONF_DIR, from the discovery ConfigMap:
+// without it spark-submit runs a local master.
+func expectSparkDefaultsMounted(t *testing.T, spec corev1.PodSpec, clientConfigMap string) {
+	t.Helper()
+	volumes := map[string]corev1.Volume{}
+	for _, v := range spec.Volumes {
+		volumes[v.Name] = v
+	}
+	for _, m := range spec.Containers[0].VolumeMounts {
+		if m.MountPath != ConfDir+"/"+FileSparkDefaults {
+			continue
+		}
+		cm := volumes[m.Name].ConfigMap
+		if cm == nil || cm.Name != clientConfigMap || m.SubPath != FileSparkDefaults ||
+			!slices.ContainsFunc(cm.Items, func(k corev1.KeyToPath) bool { return k.Key == FileSparkDefaults }) {
+			t.Errorf("%s is mounted from %+v (subPath %q), want %s of ConfigMap %s", m.MountPath, volumes[m.Name], m.SubPath, FileSparkDefaults, clientConfigMap)
+		}
+		return
+	}
+	t.Errorf("no mount at %s/%s", ConfDir, FileSparkDefaults)
 }

@@ -56,6 +56,18 @@ func ClientPodTemplateSpec(in Input, configHash string, c ClientContainer) corev
 	container := &t.Spec.Containers[0]
 	container.Args = c.Args
 	container.StartupProbe, container.ReadinessProbe, container.LivenessProbe = nil, nil, nil
+	// Spark's settings, from the discovery ConfigMap, beside the Hadoop files in the
+	// image's HADOOP_CONF_DIR: the image's Spark reads them there, as it does in a pod
+	// of one's own that mounts the discovery ConfigMap whole as HADOOP_CONF_DIR.
+	t.Spec.Volumes = append(t.Spec.Volumes, corev1.Volume{Name: volumeClientConfig, VolumeSource: corev1.VolumeSource{
+		ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: ClientConfigMapName(in.Cluster)},
+			Items:                []corev1.KeyToPath{{Key: FileSparkDefaults, Path: FileSparkDefaults}},
+		},
+	}})
+	container.VolumeMounts = append(container.VolumeMounts, corev1.VolumeMount{
+		Name: volumeClientConfig, MountPath: ConfDir + "/" + FileSparkDefaults, SubPath: FileSparkDefaults, ReadOnly: true,
+	})
 	return t
 }
 

@@ -14,7 +14,9 @@ const (
 	SparkHome = "/opt/spark"
 	// ConfDir is the image's HADOOP_CONF_DIR. It keeps the files Hadoop ships
 	// (log4j.properties, capacity-scheduler.xml, ...); the operator mounts its
-	// generated files over single files in it, so those files must exist in the image.
+	// generated files over single files in it (in client pods spark-defaults.conf
+	// too, which the image's Spark reads there), so those files must exist in the
+	// image.
 	ConfDir = HadoopHome + "/etc/hadoop"
 
 	// Entry points. Each runs one daemon in the foreground, logging to stdout, and

@@ -15,11 +15,13 @@ import (
 
 // Volume names shared by the pod templates.
 const (
-	volumeConfig     = "hadoop-config"
-	volumeCephClient = "ceph-client"
-	volumeTmp        = "tmp"
-	volumeLogs       = "logs"
-	volumeYARNData   = "yarn-data"
+	volumeConfig = "hadoop-config"
+	// volumeClientConfig is the discovery ConfigMap, in client pods.
+	volumeClientConfig = "client-config"
+	volumeCephClient   = "ceph-client"
+	volumeTmp          = "tmp"
+	volumeLogs         = "logs"
+	volumeYARNData     = "yarn-data"
 )
 
 // role is what differs between the pods of the components.

@@ -10,9 +10,10 @@ import (
 	"strings"
 )
 
-// confFiles are the files of a HadoopCluster's ConfigMap that the test mounts over the
-// image's, as the operator's pods do.
-var confFiles = []string{"core-site.xml", "yarn-site.xml", "mapred-site.xml", "hadoop-env.sh"}
+// confFiles are the files of a HadoopCluster's ConfigMaps that the test mounts over the
+// image's, as the operator's client pods do: the daemons' four, and Spark's from the
+// discovery ConfigMap.
+var confFiles = []string{"core-site.xml", "yarn-site.xml", "mapred-site.xml", "hadoop-env.sh", "spark-defaults.conf"}
 
 // goldenConf is the directory, in the repository, of the files the operator renders
 // for a cluster on an external Ceph on the host network.

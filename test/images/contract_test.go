@@ -28,7 +28,7 @@ var (
 		"/opt/spark/bin/spark-submit", "/opt/spark/bin/spark-shell", "/opt/spark/bin/spark-class",
 	}
 	contractConfFiles = []string{
-		"core-site.xml", "yarn-site.xml", "mapred-site.xml", "hdfs-site.xml", "hadoop-env.sh", "log4j.properties", "capacity-scheduler.xml",
+		"core-site.xml", "yarn-site.xml", "mapred-site.xml", "hdfs-site.xml", "hadoop-env.sh", "log4j.properties", "capacity-scheduler.xml", "spark-defaults.conf",
 	}
 	contractJars = []string{
 		"mapreduce/hadoop-mapreduce-examples.jar", "mapreduce/hadoop-mapreduce-client-jobclient-tests.jar", "common/lib/libcephfs.jar",

@@ -22,7 +22,8 @@ println("SPARK-RESULT " + back.mkString(","))
 `
 
 // sparkSpecs run the image's Spark on the YARN the daemons' specs started, with the
-// spark-defaults.conf the operator renders for a cluster's clients.
+// spark-defaults.conf the operator renders for a cluster's clients mounted into
+// HADOOP_CONF_DIR as in its client pods, where Spark finds it without SPARK_CONF_DIR.
 func sparkSpecs() {
 	Describe("Spark on YARN", func() {
 		It("spark-submit reports Spark 3.5 on the image's Hadoop", func(ctx SpecContext) {
@@ -31,16 +32,10 @@ func sparkSpecs() {
 			Expect(string(res.stdout)+string(res.stderr)).To(ContainSubstring("version 3.5."), "%s", res)
 		})
 		It("spark-shell runs a job on YARN whose executors read and write CephFS, with the operator's spark-defaults.conf", func(ctx SpecContext) {
-			conf := filepath.Join(work, "volumes", "tmp", "spark-conf")
-			Expect(os.MkdirAll(conf, 0o755)).To(Succeed())
-			defaults, err := os.ReadFile(filepath.Join(repoRoot, goldenConf, "spark-defaults.conf"))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(os.WriteFile(filepath.Join(conf, "spark-defaults.conf"), defaults, 0o644)).To(Succeed())
 			Expect(os.WriteFile(filepath.Join(work, "volumes", "tmp", "count.scala"), []byte(sparkScript), 0o644)).To(Succeed())
 			succeeded(inImage.run(ctx, "bash", "-c", "hadoop fs -mkdir -p /spark && hadoop fs -put -f /tmp/hello.txt /spark/in.txt"))
 
-			res := inImage.limit(5*time.Minute).with("SPARK_CONF_DIR=/tmp/spark-conf").
-				runLogged(ctx, filepath.Join(work, "spark-shell.log"), "spark-shell", "-I", "/tmp/count.scala")
+			res := inImage.limit(5*time.Minute).runLogged(ctx, filepath.Join(work, "spark-shell.log"), "spark-shell", "-I", "/tmp/count.scala")
 			succeeded(res)
 			log := readText(res.log)
 			Expect(log).To(ContainSubstring("master = yarn"), "the master of spark-defaults.conf")
