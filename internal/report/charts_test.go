@@ -43,6 +43,20 @@ func svgTexts(t *testing.T, doc []byte) []string {
 	return texts
 }
 
+// renderedSVG renders a chart that drew without error as SVG, and returns the
+// document and its texts.
+func renderedSVG(t *testing.T, p *plot.Plot, err error) (doc []byte, texts []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err = renderSVG(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, svgTexts(t, doc)
+}
+
 func TestChartsSVG(t *testing.T) {
 	charts := map[string]func(*Comparison) (*plot.Plot, error){
 		"stage times": StageTimesChart,
@@ -52,14 +66,7 @@ func TestChartsSVG(t *testing.T) {
 		for name, chart := range charts {
 			t.Run(caseName+"/"+name, func(t *testing.T) {
 				p, err := chart(c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				doc, err := renderSVG(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				texts := svgTexts(t, doc)
+				doc, texts := renderedSVG(t, p, err)
 				for _, r := range c.Runs {
 					if want := r.Name + " (" + r.Storage + ")"; !slices.Contains(texts, want) {
 						t.Errorf("no legend %q among %q", want, texts)
@@ -84,26 +91,34 @@ func TestChartsPNG(t *testing.T) {
 	for name, chart := range map[string]func(*Comparison) (*plot.Plot, error){"stage times": StageTimesChart, "throughput": ThroughputChart} {
 		t.Run(name, func(t *testing.T) {
 			p, err := chart(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			raw, err := renderPNG(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := pngDecode(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := img.Bounds().Size(); got != (image.Point{X: 945, Y: 591}) {
-				t.Errorf("size %v, want 945x591", got)
-			}
-			for i := range c.Runs {
-				if n := countColor(img, palette[i]); n < 500 {
-					t.Errorf("run %d's color covers %d pixels: its bars are missing", i, n)
-				}
-			}
+			assertPNG(t, p, err, len(c.Runs), 500)
 		})
+	}
+}
+
+// assertPNG renders a chart that drew without error as PNG, and checks its size and
+// that each of the palette's first colors covers at least least pixels: each run's
+// bars, or each stage's line, is there in its color.
+func assertPNG(t *testing.T, p *plot.Plot, err error, colors, least int) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := renderPNG(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := pngDecode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := img.Bounds().Size(); got != (image.Point{X: 945, Y: 591}) {
+		t.Errorf("size %v, want 945x591", got)
+	}
+	for i := range colors {
+		if n := countColor(img, palette[i]); n < least {
+			t.Errorf("color %d covers %d pixels: what it draws is missing", i, n)
+		}
 	}
 }
 

@@ -102,26 +102,35 @@ func Build(runs []v1alpha1.BenchmarkRun) (*Comparison, error) {
 	}
 	ref := &runs[0]
 	c := &Comparison{Workload: benchmark.Workload(&ref.Spec), Reference: labels[0]}
+	for i := range runs {
+		c.Runs = append(c.Runs, describe(&runs[i], labels[i]))
+	}
+	c.Stages, c.Total = lineUp(runs, labels, ref)
+	c.Notes = notes(runs, labels, stageOrder(runs), c.Total.Stages, comparabilities)
+	return c, nil
+}
+
+// lineUp is each stage's results, one per run in the order of runs, and the totals
+// over the stages every run measured, with ratios over ref; without ref, none.
+func lineUp(runs []v1alpha1.BenchmarkRun, labels []string, ref *v1alpha1.BenchmarkRun) ([]Stage, Total) {
 	measured := make([]measurements, len(runs))
 	for i := range runs {
 		measured[i] = measure(&runs[i])
-		c.Runs = append(c.Runs, describe(&runs[i], labels[i]))
 	}
-
+	var stages []Stage
 	order := stageOrder(runs)
 	for _, stage := range order {
 		row := Stage{Stage: stage}
 		for i := range runs {
 			row.Results = append(row.Results, stageResult(&runs[i], labels[i], measured[i], ref, stage))
 		}
-		c.Stages = append(c.Stages, row)
+		stages = append(stages, row)
 	}
-	c.Total.Stages = commonStages(runs, order)
+	t := Total{Stages: commonStages(runs, order)}
 	for i := range runs {
-		c.Total.Results = append(c.Total.Results, total(labels[i], measured[i], &runs[i], ref, c.Total.Stages))
+		t.Results = append(t.Results, total(labels[i], measured[i], &runs[i], ref, t.Stages))
 	}
-	c.Notes = notes(runs, labels, order, c.Total.Stages, comparabilities)
-	return c, nil
+	return stages, t
 }
 
 // describe is what a run is and what it ran on. The cluster and storage come from
@@ -177,6 +186,7 @@ func commonStages(runs []v1alpha1.BenchmarkRun, order []v1alpha1.BenchmarkStage)
 	return common
 }
 
+// stageResult is run's figures for stage, with ratios over ref; without ref, none.
 func stageResult(run *v1alpha1.BenchmarkRun, label string, m measurements, ref *v1alpha1.BenchmarkRun, stage v1alpha1.BenchmarkStage) Result {
 	res := Result{Run: label}
 	s := summaryOf(run, stage)
@@ -193,6 +203,9 @@ func stageResult(run *v1alpha1.BenchmarkRun, label string, m measurements, ref *
 	}
 	res.MinSeconds, res.MaxSeconds = spread(res.Repetitions)
 
+	if ref == nil {
+		return res
+	}
 	if b := summaryOf(ref, stage); b != nil {
 		res.DurationRatio = ratio(milliseconds(s.Duration), milliseconds(b.Duration))
 		res.ThroughputRatio = ratio(s.BytesPerSecond, b.BytesPerSecond)
@@ -201,17 +214,13 @@ func stageResult(run *v1alpha1.BenchmarkRun, label string, m measurements, ref *
 }
 
 // total sums a run's stage medians over stages, and each repetition's durations of
-// them for the spread.
+// them for the spread; with ref, the ratio is of the sums.
 func total(label string, m measurements, run, ref *v1alpha1.BenchmarkRun, stages []v1alpha1.BenchmarkStage) Result {
 	res := Result{Run: label, Measured: len(stages) > 0}
 	if !res.Measured {
 		return res
 	}
-	var sum, refSum time.Duration
-	for _, stage := range stages {
-		sum += summaryOf(run, stage).Duration.Duration
-		refSum += summaryOf(ref, stage).Duration.Duration
-	}
+	sum := medianSum(run, stages)
 	res.MedianSeconds = sum.Seconds()
 	for _, rep := range m.repetitions {
 		var d time.Duration
@@ -221,8 +230,19 @@ func total(label string, m measurements, run, ref *v1alpha1.BenchmarkRun, stages
 		res.Repetitions = append(res.Repetitions, Repetition{Repetition: rep, Seconds: d.Seconds()})
 	}
 	res.MinSeconds, res.MaxSeconds = spread(res.Repetitions)
-	res.DurationRatio = ratio(sum.Milliseconds(), refSum.Milliseconds())
+	if ref != nil {
+		res.DurationRatio = ratio(sum.Milliseconds(), medianSum(ref, stages).Milliseconds())
+	}
 	return res
+}
+
+// medianSum is the sum of run's medians of stages, which it all measured.
+func medianSum(run *v1alpha1.BenchmarkRun, stages []v1alpha1.BenchmarkStage) time.Duration {
+	var sum time.Duration
+	for _, stage := range stages {
+		sum += summaryOf(run, stage).Duration.Duration
+	}
+	return sum
 }
 
 // summaryOf is run's median of stage, nil when it has none; Build checked that every

@@ -87,9 +87,15 @@ func teraSortRun(name, cluster string, setup *v1alpha1.BenchmarkSetup, durations
 	for _, m := range mutate {
 		m(&run.Spec)
 	}
+	finish(&run, setup, durations, start)
+	return run
+}
+
+// finish writes the status of a run that succeeded with the given stage durations.
+func finish(run *v1alpha1.BenchmarkRun, setup *v1alpha1.BenchmarkSetup, durations map[v1alpha1.BenchmarkStage][]int64, start time.Time) {
 	run.Status = v1alpha1.BenchmarkRunStatus{
 		Phase:     v1alpha1.BenchmarkPhaseSucceeded,
-		Workload:  v1alpha1.WorkloadTeraSort,
+		Workload:  benchmark.Workload(&run.Spec),
 		StartTime: &metav1.Time{Time: start},
 		Setup:     setup,
 	}
@@ -98,7 +104,7 @@ func teraSortRun(name, cluster string, setup *v1alpha1.BenchmarkSetup, durations
 		for _, stage := range benchmark.MeasuredStages(&run.Spec) {
 			job++
 			ms := durations[stage][rep-1]
-			r := succeededStage(&run, stage, rep, at, ms)
+			r := succeededStage(run, stage, rep, at, ms)
 			r.HadoopJobs = []string{fmt.Sprintf("job_1772445600000_%04d", job)}
 			run.Status.Stages = append(run.Status.Stages, r)
 			// The next stage's Job starts a few seconds after this one ends.
@@ -106,7 +112,7 @@ func teraSortRun(name, cluster string, setup *v1alpha1.BenchmarkSetup, durations
 		}
 		cleanup := v1alpha1.StageResult{
 			Stage: v1alpha1.StageCleanup, Repetition: rep, Phase: v1alpha1.StagePhaseSucceeded,
-			JobName:   benchmark.JobName(&run, benchmark.Step{Stage: v1alpha1.StageCleanup, Repetition: rep}),
+			JobName:   benchmark.JobName(run, benchmark.Step{Stage: v1alpha1.StageCleanup, Repetition: rep}),
 			StartTime: &metav1.Time{Time: at}, CompletionTime: &metav1.Time{Time: at.Add(4 * time.Second)},
 		}
 		run.Status.Stages = append(run.Status.Stages, cleanup)
@@ -114,13 +120,19 @@ func teraSortRun(name, cluster string, setup *v1alpha1.BenchmarkSetup, durations
 	}
 	run.Status.CompletionTime = &metav1.Time{Time: at}
 	run.Status.Summary = benchmark.Summarize(&run.Spec, run.Status.Stages)
-	return run
 }
 
 // succeededStage is a measured stage that succeeded as the operator records it: TeraSort's
-// stages move their rows times 100 bytes, at bytes over the runner's duration.
+// stages move their rows times 100 bytes, TestDFSIO's its files times their size, at
+// bytes over the runner's duration.
 func succeededStage(run *v1alpha1.BenchmarkRun, stage v1alpha1.BenchmarkStage, rep int32, start time.Time, ms int64) v1alpha1.StageResult {
-	const bytes = teraSortRows * 100
+	var bytes int64
+	if w := run.Spec.TeraSort; w != nil {
+		bytes = benchmark.Rows(w) * 100
+	}
+	if w := run.Spec.TestDFSIO; w != nil {
+		bytes = int64(w.Files) * w.FileSize.Value()
+	}
 	d := time.Duration(ms) * time.Millisecond
 	rate := (bytes*1000 + ms/2) / ms
 	return v1alpha1.StageResult{

@@ -26,11 +26,16 @@ type Problem struct {
 }
 
 func (e *NotComparableError) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
+	return "cannot compare the BenchmarkRuns: " + strings.Join(problemTexts(e.Problems), "; ")
+}
+
+// problemTexts name each run and why it was refused.
+func problemTexts(problems []Problem) []string {
+	parts := make([]string, len(problems))
+	for i, p := range problems {
 		parts[i] = "BenchmarkRun " + p.Run + " " + p.Reason
 	}
-	return "cannot compare the BenchmarkRuns: " + strings.Join(parts, "; ")
+	return parts
 }
 
 // check refuses runs that have not succeeded, that run another workload than the
@@ -38,43 +43,54 @@ func (e *NotComparableError) Error() string {
 // rules of a run's baseline. It returns each run's comparability with the first, whose
 // unknown parameters the notes name.
 func check(runs []v1alpha1.BenchmarkRun, labels []string) ([]benchmark.Comparability, error) {
-	ref := &runs[0]
-	workload := benchmark.Workload(&ref.Spec)
 	comparabilities := make([]benchmark.Comparability, len(runs))
-	e := &NotComparableError{Reference: labels[0]}
+	problems := admit(runs, labels, func(i int) []Problem {
+		c := benchmark.CheckComparable(&runs[i], &runs[0])
+		comparabilities[i] = c
+		if c.Comparable() {
+			return nil
+		}
+		return []Problem{{Run: labels[i], Reason: differ(labels[0], c.Differences), Differences: c.Differences}}
+	})
+	if len(problems) > 0 {
+		return nil, &NotComparableError{Reference: labels[0], Problems: problems}
+	}
+	return comparabilities, nil
+}
+
+// admit refuses what no line-up of runs takes: a run named twice, one that has not
+// succeeded or has no summary, and one of another workload than the first. For each
+// later run whose parameters can be set against the first's, it asks compare for the
+// run's problems with them, so that the problems come in the order of the runs.
+func admit(runs []v1alpha1.BenchmarkRun, labels []string, compare func(i int) []Problem) []Problem {
+	workload := benchmark.Workload(&runs[0].Spec)
+	var problems []Problem
 	seen := map[string]bool{}
 	for i := range runs {
 		run := &runs[i]
 		key := run.Namespace + "/" + run.Name
 		if seen[key] {
-			e.Problems = append(e.Problems, Problem{Run: labels[i], Reason: "is named twice: compare a run once"})
+			problems = append(problems, Problem{Run: labels[i], Reason: "is named twice: compare a run once"})
 			continue
 		}
 		seen[key] = true
 		switch {
 		case run.Status.Phase != v1alpha1.BenchmarkPhaseSucceeded:
-			e.Problems = append(e.Problems, Problem{Run: labels[i], Reason: notSucceeded(run.Status.Phase)})
+			problems = append(problems, Problem{Run: labels[i], Reason: notSucceeded(run.Status.Phase)})
 		case run.Status.Summary == nil || len(run.Status.Summary.Stages) == 0:
-			e.Problems = append(e.Problems, Problem{Run: labels[i], Reason: "has no status.summary: no repetition measured every stage"})
+			problems = append(problems, Problem{Run: labels[i], Reason: "has no status.summary: no repetition measured every stage"})
 		}
 		if i == 0 {
 			continue
 		}
 		// Parameters of different workloads cannot be set side by side.
 		if w := benchmark.Workload(&run.Spec); w != workload {
-			e.Problems = append(e.Problems, Problem{Run: labels[i], Reason: fmt.Sprintf("runs workload %s, not %s as %s does", orNone(string(w)), orNone(string(workload)), labels[0])})
+			problems = append(problems, Problem{Run: labels[i], Reason: fmt.Sprintf("runs workload %s, not %s as %s does", orNone(string(w)), orNone(string(workload)), labels[0])})
 			continue
 		}
-		c := benchmark.CheckComparable(run, ref)
-		comparabilities[i] = c
-		if !c.Comparable() {
-			e.Problems = append(e.Problems, Problem{Run: labels[i], Reason: differ(labels[0], c.Differences), Differences: c.Differences})
-		}
+		problems = append(problems, compare(i)...)
 	}
-	if len(e.Problems) > 0 {
-		return nil, e
-	}
-	return comparabilities, nil
+	return problems
 }
 
 func notSucceeded(phase v1alpha1.BenchmarkPhase) string {

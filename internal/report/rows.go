@@ -11,19 +11,21 @@ type row struct {
 	Label  string
 	Total  bool
 	Result Result
+	// Run is the run's place among the runs, the index of its Run or Point.
+	Run int
 }
 
-// rows are the stage table's lines: each stage's runs in the order of c.Runs, then
+// rows are a stage table's lines: each stage's runs in the order of the results, then
 // the totals.
-func rows(c *Comparison) []row {
+func rows(stages []Stage, total Total) []row {
 	var out []row
-	for _, s := range c.Stages {
+	for _, s := range stages {
 		for i, r := range s.Results {
-			out = append(out, row{Label: firstOnly(i, string(s.Stage)), Result: r})
+			out = append(out, row{Label: firstOnly(i, string(s.Stage)), Result: r, Run: i})
 		}
 	}
-	for i, r := range c.Total.Results {
-		out = append(out, row{Label: firstOnly(i, "total"), Total: true, Result: r})
+	for i, r := range total.Results {
+		out = append(out, row{Label: firstOnly(i, "total"), Total: true, Result: r, Run: i})
 	}
 	return out
 }

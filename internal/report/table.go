@@ -23,7 +23,7 @@ func WriteTable(w io.Writer, c *Comparison) error {
 	fmt.Fprintln(tw)
 
 	fmt.Fprintln(tw, "STAGE\tRUN\tMEDIAN\tMIN–MAX\tTHROUGHPUT\tTIME RATIO\tTHROUGHPUT RATIO")
-	for _, row := range rows(c) {
+	for _, row := range rows(c.Stages, c.Total) {
 		r := row.Result
 		if !r.Measured {
 			// Every cell, empty ones too, or tabwriter would end the columns here.

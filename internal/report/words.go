@@ -7,11 +7,16 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/api/v1alpha1"
 )
 
-// The charts' captions, which the pages use as the images' alternative text too.
-const (
-	stageTimesCaption = "Stage times: median over repetitions, whiskers from the fastest to the slowest"
-	throughputCaption = "Throughput per stage in MiB/s: median over repetitions, whiskers from the lowest to the highest"
-)
+// pageChart is a chart as the pages show it: its SVG, by a name relative to the page,
+// and its caption, which is the image's alternative text too.
+type pageChart struct {
+	SVG, Caption string
+}
+
+var comparisonCharts = []pageChart{
+	{stageTimesFile + ".svg", "Stage times: median over repetitions, whiskers from the fastest to the slowest"},
+	{throughputFile + ".svg", "Throughput per stage in MiB/s: median over repetitions, whiskers from the lowest to the highest"},
+}
 
 // explanation says how to read the ratios and where the figures come from.
 func explanation(c *Comparison) string {

@@ -27,24 +27,51 @@ const (
 // and PNG (for slides and documents that take no SVG). It replaces files of those
 // names and touches nothing else in dir. It returns the paths it wrote, in that order.
 func Write(dir string, c *Comparison) ([]string, error) {
-	stageTimes, err := StageTimesChart(c)
-	if err != nil {
-		return nil, err
+	return writeFiles(dir, Markdown(c), HTML(c),
+		chart{stageTimesFile, func() (*plot.Plot, error) { return StageTimesChart(c) }},
+		chart{throughputFile, func() (*plot.Plot, error) { return ThroughputChart(c) }})
+}
+
+// WriteSeries writes s into dir as Write writes a comparison: report.md and
+// report.html with the series, and the series-stage-times and series-throughput
+// charts as SVG and PNG. It replaces files of those names and touches nothing else in
+// dir. It returns the paths it wrote, in that order.
+func WriteSeries(dir string, s *Series) ([]string, error) {
+	return writeFiles(dir, SeriesMarkdown(s), SeriesHTML(s),
+		chart{seriesStageTimesFile, func() (*plot.Plot, error) { return SeriesStageTimesChart(s) }},
+		chart{seriesThroughputFile, func() (*plot.Plot, error) { return SeriesThroughputChart(s) }})
+}
+
+// chart is how to draw a chart, and the name, without extension, of its files.
+type chart struct {
+	name string
+	draw func() (*plot.Plot, error)
+}
+
+// writeFiles writes a report's pages and its charts, each as SVG and PNG, into dir,
+// and returns the paths it wrote: the pages, then each chart's SVG and PNG. It draws
+// every chart first, so that a chart that cannot be drawn leaves dir as it was.
+func writeFiles(dir string, markdown, html []byte, charts ...chart) ([]string, error) {
+	plots := make([]*plot.Plot, len(charts))
+	for i, c := range charts {
+		p, err := c.draw()
+		if err != nil {
+			return nil, err
+		}
+		plots[i] = p
 	}
-	throughput, err := ThroughputChart(c)
-	if err != nil {
-		return nil, err
-	}
-	files := []struct {
+	type file struct {
 		name   string
 		render func() ([]byte, error)
-	}{
-		{"report.md", func() ([]byte, error) { return Markdown(c), nil }},
-		{"report.html", func() ([]byte, error) { return HTML(c), nil }},
-		{stageTimesFile + ".svg", func() ([]byte, error) { return renderSVG(stageTimes) }},
-		{stageTimesFile + ".png", func() ([]byte, error) { return renderPNG(stageTimes) }},
-		{throughputFile + ".svg", func() ([]byte, error) { return renderSVG(throughput) }},
-		{throughputFile + ".png", func() ([]byte, error) { return renderPNG(throughput) }},
+	}
+	files := []file{
+		{"report.md", func() ([]byte, error) { return markdown, nil }},
+		{"report.html", func() ([]byte, error) { return html, nil }},
+	}
+	for i, c := range charts {
+		files = append(files,
+			file{c.name + ".svg", func() ([]byte, error) { return renderSVG(plots[i]) }},
+			file{c.name + ".png", func() ([]byte, error) { return renderPNG(plots[i]) }})
 	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
