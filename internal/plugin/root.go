@@ -39,7 +39,8 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 
   runs                    BenchmarkRuns with their stages, durations, throughput and ratio
   compare RUN [RUN...]    stage times and throughputs side by side, ratios to the first run
-  report RUN [RUN...]     the comparison as Markdown, HTML and bar charts (SVG and PNG)
+  report RUN [RUN...]     the comparison as Markdown, HTML and bar charts (SVG and PNG);
+                          with --series, runs that vary one parameter as line charts
   status CLUSTER          YARN's nodes, queues and applications, through the API server
   logs RUN [STAGE]        a benchmark stage's output
   shell CLUSTER           bash in a new client pod of the cluster, deleted when bash exits
