@@ -23,6 +23,36 @@ import (
 	"github.com/hadoopceph/hadoop-ceph-operator/internal/rook"
 )
 
+// users names the HadoopClusters that use sb. The cache answers first; when it knows
+// of none, the API server is asked: a cluster created just before the backend's
+// deletion may not have reached the cache yet, and letting the deletion go on would
+// take the storage (with preserveOnDelete false, its data) from under it. The API
+// server cannot select by spec.storageBackendRef, so the namespace's clusters are
+// read and filtered here; that happens only while a backend is being deleted.
+func (r *Reconciler) users(ctx context.Context, sb *v1alpha1.StorageBackend) ([]string, error) {
+	cached := &v1alpha1.HadoopClusterList{}
+	if err := r.List(ctx, cached, client.InNamespace(sb.Namespace), client.MatchingFields{indexes.StorageBackendRef: sb.Name}); err != nil {
+		return nil, fmt.Errorf("listing HadoopClusters that use this backend: %w", err)
+	}
+	names := make([]string, 0, len(cached.Items))
+	for i := range cached.Items {
+		names = append(names, cached.Items[i].Name)
+	}
+	if len(names) > 0 {
+		return names, nil
+	}
+	live := &v1alpha1.HadoopClusterList{}
+	if err := r.APIReader.List(ctx, live, client.InNamespace(sb.Namespace)); err != nil {
+		return nil, fmt.Errorf("listing HadoopClusters that use this backend from the API server: %w", err)
+	}
+	for i := range live.Items {
+		if live.Items[i].Spec.StorageBackendRef.Name == sb.Name {
+			names = append(names, live.Items[i].Name)
+		}
+	}
+	return names, nil
+}
+
 // reconcileDelete lets a StorageBackend go once no HadoopCluster uses it. Its Rook
 // objects, and the data in them, stay unless preserveOnDelete is false; then the
 // operator empties Hadoop's root, deletes the Rook objects it created and waits until
@@ -36,15 +66,11 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, p *pass) error {
 		return nil
 	}
 
-	users := &v1alpha1.HadoopClusterList{}
-	if err := r.List(ctx, users, client.InNamespace(sb.Namespace), client.MatchingFields{indexes.StorageBackendRef: sb.Name}); err != nil {
-		return fmt.Errorf("listing HadoopClusters that use this backend: %w", err)
+	names, err := r.users(ctx, sb)
+	if err != nil {
+		return err
 	}
-	if len(users.Items) > 0 {
-		names := make([]string, 0, len(users.Items))
-		for i := range users.Items {
-			names = append(names, users.Items[i].Name)
-		}
+	if len(names) > 0 {
 		p.Set(v1alpha1.ConditionDeletionBlocked, metav1.ConditionTrue, v1alpha1.ReasonInUse,
 			"deletion waits until no HadoopCluster uses this backend; in use by HadoopCluster "+strings.Join(names, ", "))
 		return nil
